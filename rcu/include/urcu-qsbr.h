@@ -1,0 +1,11 @@
+/*
+ * urcu-qsbr.h: the quiescent-state-based RCU flavor with generic names.
+ * Link with -lurcu-qsbr.
+ */
+#ifndef _URCU_QSBR_H
+#define _URCU_QSBR_H
+
+#define URCU_API_MAP
+#include <urcu/urcu-qsbr.h>
+
+#endif /* _URCU_QSBR_H */

@@ -1,0 +1,187 @@
+/*
+ * urcu/static/urcu-common.h: reader state and read-side fast path shared by
+ * the memb, mb and signal flavors.
+ *
+ * Only include this through <urcu/urcu-memb.h>, <urcu/urcu-mb.h> or
+ * <urcu/urcu-signal.h> (with _LGPL_SOURCE for the inline read side).  The
+ * structures here are part of the inline ABI: programs built with
+ * _LGPL_SOURCE access them directly.
+ *
+ * Encoding of the reader word (struct urcu_reader.ctr) and of the global
+ * grace-period word (struct urcu_gp.ctr):
+ *
+ *   bits [0, URCU_GP_NEST_BITS)      nesting depth of read-side sections
+ *   bits [URCU_GP_NEST_BITS, width)  grace-period epoch
+ *
+ * urcu_gp.ctr always holds the current epoch with a nesting depth of one,
+ * so the outermost rcu_read_lock() publishes "in a section, epoch E" with a
+ * single store of the global word.  Nested locks only bump the low bits.  A
+ * reader whose low bits are zero is outside any section.  The updater
+ * advances the epoch once per grace period and then waits only for readers
+ * that are inside a section entered under an older epoch.
+ */
+#ifndef _URCU_STATIC_URCU_COMMON_H
+#define _URCU_STATIC_URCU_COMMON_H
+
+#include <stdint.h>
+#include <pthread.h>
+
+#include <urcu/compiler.h>
+#include <urcu/arch.h>
+#include <urcu/list.h>
+#include <urcu/futex.h>
+#include <urcu/tls-compat.h>
+#include <urcu/static/urcu-misuse.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/*
+ * Nesting bits.  On 64-bit targets the epoch keeps 48 bits, so the signed
+ * comparison in urcu_gp_ctr_before() stays exact for 2^47 grace periods.
+ * 32-bit targets keep 24 epoch bits: a reader stopped for more than 2^23
+ * grace periods between loading the epoch and publishing it could then be
+ * misjudged (docs/flavors.md, "Limits").
+ */
+#if CAA_BITS_PER_LONG == 64
+#define URCU_GP_NEST_BITS	16
+#else
+#define URCU_GP_NEST_BITS	8
+#endif
+#define URCU_GP_COUNT		1UL
+#define URCU_GP_CTR_NEST_MASK	((1UL << URCU_GP_NEST_BITS) - 1)
+#define URCU_GP_EPOCH_STEP	(1UL << URCU_GP_NEST_BITS)
+
+/* Global grace-period state of one flavor. */
+struct urcu_gp {
+	/* Current epoch, with a nesting count of one in the low bits. */
+	unsigned long ctr;
+	/* -1 while an updater sleeps waiting for readers, else 0. */
+	int32_t futex;
+} __attribute__((aligned(CAA_CACHE_LINE_SIZE)));
+
+/* Per-thread reader state; lives in thread-local storage. */
+struct urcu_reader {
+	/* Epoch and nesting (see above); written only by the owner thread. */
+	unsigned long ctr;
+	/* Signal flavor: set by the updater, cleared by the signal handler. */
+	int32_t need_mb;
+	/* Signal flavor: set while unregistering (no handler needed). */
+	int32_t leaving;
+	/* Set by register_thread, cleared by unregister_thread. */
+	int32_t registered;
+	/* QSBR debug builds only: read-side nesting depth. */
+	uint32_t nesting;
+	pthread_t tid;
+	/* Link in the flavor's registry, protected by its registry lock. */
+	struct cds_list_head node;
+} __attribute__((aligned(CAA_CACHE_LINE_SIZE)));
+
+/*
+ * True when reader word @v belongs to a section entered before the epoch
+ * @gp_ctr started.  Wrap-safe: compares the difference as a signed value.
+ */
+static inline int urcu_gp_ctr_before(unsigned long v, unsigned long gp_ctr)
+{
+	return (long) (v - gp_ctr) < 0;
+}
+
+/*
+ * Wake an updater sleeping in the grace-period wait loop.  Called by a
+ * reader right after it left its outermost section (or, for QSBR, after it
+ * announced a quiescent state), behind a barrier that orders that store
+ * before this load of @futex: paired with the updater's store of -1 and its
+ * barrier before re-scanning the readers (wait_for_readers in
+ * rcu/src/gp-wait-readers.h).  Either the updater sees our new state, or we
+ * see -1 and wake it.
+ */
+static inline void _urcu_common_wake_up_gp(int32_t *futex)
+{
+	/* Relaxed: ordering comes from the caller's barrier, see above. */
+	if (caa_unlikely(__atomic_load_n(futex, __ATOMIC_RELAXED) == -1)) {
+		/* Relaxed: the futex syscall below orders the wakeup. */
+		__atomic_store_n(futex, 0, __ATOMIC_RELAXED);
+		(void) futex_async(futex, FUTEX_WAKE, 1, NULL, NULL, 0);
+	}
+}
+
+/*
+ * Outermost-or-nested lock.  @slave_mb is the flavor's reader-side barrier
+ * (a compiler barrier for memb and signal, a full fence for mb).
+ */
+static inline void _urcu_common_read_lock(struct urcu_reader *r,
+		const struct urcu_gp *gp, void (*slave_mb)(void))
+{
+	unsigned long tmp;
+
+	_urcu_misuse_check(r->registered,
+		"rcu_read_lock() called by a thread that is not registered; "
+		"call rcu_register_thread() first");
+	cmm_barrier();
+	tmp = r->ctr;
+	_urcu_misuse_check((tmp & URCU_GP_CTR_NEST_MASK) != URCU_GP_CTR_NEST_MASK,
+		"rcu_read_lock() nested too deeply");
+	if (caa_likely(!(tmp & URCU_GP_CTR_NEST_MASK))) {
+		/*
+		 * Acquire: pairs with the release store that advanced the
+		 * epoch in synchronize_rcu, so that once we see a new epoch we
+		 * also see every removal done before that grace period began.
+		 * The store of our word is relaxed: only we write it.
+		 */
+		__atomic_store_n(&r->ctr,
+			__atomic_load_n(&gp->ctr, __ATOMIC_ACQUIRE),
+			__ATOMIC_RELAXED);
+		/*
+		 * Orders the store of our word before every load in the
+		 * critical section (store-load).  Paired with the updater's
+		 * barrier between its removal and its scan of reader words:
+		 * either the scan sees us inside, or our loads see the removal.
+		 */
+		slave_mb();
+	} else {
+		/* Nested: only the nesting bits change, epoch is kept. */
+		__atomic_store_n(&r->ctr, tmp + URCU_GP_COUNT, __ATOMIC_RELAXED);
+	}
+}
+
+static inline void _urcu_common_read_unlock(struct urcu_reader *r,
+		struct urcu_gp *gp, void (*slave_mb)(void))
+{
+	unsigned long tmp;
+
+	_urcu_misuse_check(r->registered,
+		"rcu_read_unlock() called by a thread that is not registered");
+	tmp = r->ctr;
+	_urcu_misuse_check(tmp & URCU_GP_CTR_NEST_MASK,
+		"rcu_read_unlock() without matching rcu_read_lock()");
+	if (caa_likely((tmp & URCU_GP_CTR_NEST_MASK) == URCU_GP_COUNT)) {
+		/*
+		 * Release: every access of the critical section happens
+		 * before the updater's acquire load that sees this store
+		 * (wait_for_readers), so memory freed after the grace period
+		 * is no longer in use.  The flavor barrier before it keeps the
+		 * mb flavor's full-fence contract for non-C11 accesses.
+		 */
+		slave_mb();
+		__atomic_store_n(&r->ctr, tmp - URCU_GP_COUNT, __ATOMIC_RELEASE);
+		/* Orders the store above before the futex load in wake-up. */
+		slave_mb();
+		_urcu_common_wake_up_gp(&gp->futex);
+	} else {
+		__atomic_store_n(&r->ctr, tmp - URCU_GP_COUNT, __ATOMIC_RELAXED);
+	}
+	/* Keep the section's end from moving past following code. */
+	cmm_barrier();
+}
+
+static inline int _urcu_common_read_ongoing(const struct urcu_reader *r)
+{
+	return (r->ctr & URCU_GP_CTR_NEST_MASK) != 0;
+}
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* _URCU_STATIC_URCU_COMMON_H */

@@ -1,0 +1,65 @@
+/*
+ * urcu/static/urcu-memb.h: inline read side of the membarrier flavor.
+ *
+ * Readers pay only compiler barriers: the updater makes every running
+ * thread execute a full barrier with membarrier(2)
+ * MEMBARRIER_CMD_PRIVATE_EXPEDITED.  Where the kernel lacks that command
+ * the library sets urcu_memb_has_sys_membarrier to 0 at initialisation and
+ * readers fall back to full fences, as in the mb flavor.
+ *
+ * Include <urcu/urcu-memb.h> (or <urcu.h>) with _LGPL_SOURCE instead of
+ * this header.
+ */
+#ifndef _URCU_STATIC_URCU_MEMB_H
+#define _URCU_STATIC_URCU_MEMB_H
+
+#include <urcu/static/urcu-common.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* 1 when membarrier(2) is in use, 0 in the fence fallback.  Set once at
+ * library initialisation, before any thread can register. */
+extern int urcu_memb_has_sys_membarrier;
+extern struct urcu_gp urcu_memb_gp;
+extern DECLARE_URCU_TLS(struct urcu_reader, urcu_memb_reader);
+
+/*
+ * Reader-side barrier.  With membarrier a compiler barrier suffices: the
+ * updater's membarrier() turns it into a full barrier on this CPU when it
+ * matters (paired with urcu_memb_master_mb in rcu/src/urcu.c).  Without it,
+ * a real fence is needed (paired with the updater's cmm_smp_mb()).
+ */
+static inline void urcu_memb_smp_mb_slave(void)
+{
+	/* Relaxed: the flag is written once, before readers exist. */
+	if (caa_likely(__atomic_load_n(&urcu_memb_has_sys_membarrier,
+				       __ATOMIC_RELAXED)))
+		cmm_barrier();
+	else
+		cmm_smp_mb();
+}
+
+static inline void _urcu_memb_read_lock(void)
+{
+	_urcu_common_read_lock(&URCU_TLS(urcu_memb_reader), &urcu_memb_gp,
+			       urcu_memb_smp_mb_slave);
+}
+
+static inline void _urcu_memb_read_unlock(void)
+{
+	_urcu_common_read_unlock(&URCU_TLS(urcu_memb_reader), &urcu_memb_gp,
+				 urcu_memb_smp_mb_slave);
+}
+
+static inline int _urcu_memb_read_ongoing(void)
+{
+	return _urcu_common_read_ongoing(&URCU_TLS(urcu_memb_reader));
+}
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* _URCU_STATIC_URCU_MEMB_H */

@@ -1,0 +1,29 @@
+/*
+ * urcu/static/urcu-misuse.h: debug-build detection of RCU API misuse.
+ *
+ * When URCU_DEBUG (or liburcu's DEBUG_RCU) is defined, the inline read side
+ * checks its calling contract (registered thread, balanced lock/unlock) and
+ * aborts with a message naming the rule that was broken.  Otherwise the
+ * checks compile to nothing and the condition is not evaluated.
+ */
+#ifndef _URCU_STATIC_URCU_MISUSE_H
+#define _URCU_STATIC_URCU_MISUSE_H
+
+#include <urcu/compiler.h>
+
+#if defined(URCU_DEBUG) || defined(DEBUG_RCU)
+#include <stdio.h>
+#include <stdlib.h>
+
+#define _urcu_misuse_check(cond, msg)					\
+	do {								\
+		if (caa_unlikely(!(cond))) {				\
+			fprintf(stderr, "urcu: misuse: %s\n", (msg));	\
+			abort();					\
+		}							\
+	} while (0)
+#else
+#define _urcu_misuse_check(cond, msg)	((void) sizeof(!(cond)))
+#endif
+
+#endif /* _URCU_STATIC_URCU_MISUSE_H */

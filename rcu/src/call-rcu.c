@@ -1,0 +1,856 @@
+/*
+ * call-rcu.c: call_rcu() workers, rcu_barrier() and their fork and exit
+ * handling.  Compiled once per flavor.
+ *
+ * Each worker ("call_rcu_data") owns a wait-free concurrent queue of
+ * rcu_head records.  call_rcu() appends to it (wait-free: one exchange on
+ * the tail) and wakes the worker only when the worker announced that it
+ * sleeps.  The worker detaches everything queued so far, waits for one
+ * grace period, and runs the detached batch in order.  Whatever arrives
+ * meanwhile forms the next batch, so under load one grace period serves
+ * many callbacks.
+ *
+ * Invariants:
+ *  1. Only a queue's worker dequeues from it, except when that worker does
+ *     not exist (stopped, or not copied into a fork child); then the thread
+ *     that stopped it, or the child's fork hook, splices the queue away.
+ *  2. A worker processes a callback only after a grace period that began
+ *     after the callback was queued (detach, then synchronize_rcu()).
+ *  3. call_rcu_mutex is never held while waiting for a grace period or for
+ *     a worker, and never taken inside a read-side section, so neither a
+ *     worker nor a grace period can end up waiting for its holder.
+ *  4. Callbacks are never dropped: a freed worker's leftovers move to the
+ *     default worker, and a fork child adopts the queues of the parent's
+ *     workers.
+ */
+#define _LGPL_SOURCE
+#include "flavor-internal.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <sched.h>
+#include <signal.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <urcu/wfcqueue.h>
+
+#include "alloc.h"
+#include "die.h"
+#include "export.h"
+
+/* Idle poll period of URCU_CALL_RCU_RT workers, in milliseconds. */
+#define URCU__RT_POLL_MS	1
+/* How long the exit handler lets workers drain their queues. */
+#define URCU__EXIT_DRAIN_SEC	2
+/* Workers handled per round of rcu_barrier() (records on its stack). */
+#define URCU__BARRIER_CHUNK	32
+
+struct call_rcu_data {
+	/* Consumer side: only the worker (invariant 1). */
+	struct __cds_wfcq_head cbs_head;
+	/* Producer side, on its own cache line: every call_rcu() writes it. */
+	struct cds_wfcq_tail cbs_tail __attribute__((aligned(CAA_CACHE_LINE_SIZE)));
+	/* Callbacks queued and not yet run (statistics; approximate). */
+	unsigned long qlen;
+	/* URCU_CALL_RCU_* bits. */
+	unsigned long flags __attribute__((aligned(CAA_CACHE_LINE_SIZE)));
+	/* -1 while the worker sleeps or is about to, else 0. */
+	int32_t futex;
+	int cpu_affinity;
+	/* rcu_barrier() round that last queued a record here (mutex held). */
+	unsigned long barrier_seq;
+	pthread_t tid;
+	/* Link in call_rcu_data_list, protected by call_rcu_mutex. */
+	struct cds_list_head list;
+};
+
+static pthread_mutex_t call_rcu_mutex = PTHREAD_MUTEX_INITIALIZER;
+/* Serialises rcu_barrier() callers; see rcu_barrier(). */
+static pthread_mutex_t barrier_mutex = PTHREAD_MUTEX_INITIALIZER;
+static CDS_LIST_HEAD(call_rcu_data_list);
+/* Created on first use; read locklessly. */
+static struct call_rcu_data *default_crdp;
+/* Per-CPU workers: array of nr_cpus pointers, created on first use. */
+static struct call_rcu_data **per_cpu_crdp;
+static long nr_cpus;
+static unsigned long barrier_seq;
+/* Process whose threads the workers in call_rcu_data_list are. */
+static pid_t workers_pid;
+/* Hash-table fork hooks (urcu_register_rculfhash_atfork). */
+static struct urcu_atfork *lfht_atfork;
+static unsigned long lfht_atfork_refs;
+/* lfht_atfork as seen by the fork in progress (barrier_mutex held). */
+static struct urcu_atfork *fork_atfork;
+
+static DEFINE_URCU_TLS(struct call_rcu_data *, thread_crdp);
+/* Set in worker threads, which must not wait for their own queue. */
+static DEFINE_URCU_TLS(int, in_worker);
+
+static unsigned long load_flags(struct call_rcu_data *crdp)
+{
+	/* Acquire: pairs with the release updates in set/clear_flags(). */
+	return __atomic_load_n(&crdp->flags, __ATOMIC_ACQUIRE);
+}
+
+static void set_flags(struct call_rcu_data *crdp, unsigned long bits)
+{
+	/* Release: what we did before is visible to whoever sees the bits. */
+	__atomic_fetch_or(&crdp->flags, bits, __ATOMIC_RELEASE);
+}
+
+static void clear_flags(struct call_rcu_data *crdp, unsigned long bits)
+{
+	/* Release: as in set_flags(). */
+	__atomic_fetch_and(&crdp->flags, ~bits, __ATOMIC_RELEASE);
+}
+
+/* Wake @crdp's worker if it sleeps (or is about to). */
+static void wake_worker(struct call_rcu_data *crdp)
+{
+	/*
+	 * Orders our enqueue or flag change before the futex load; paired
+	 * with the fence in worker_idle() between its futex store and its
+	 * emptiness check.  Either it sees our work, or we see -1.
+	 */
+	cmm_smp_mb();
+	/* Relaxed: ordered by the fence above. */
+	if (__atomic_load_n(&crdp->futex, __ATOMIC_RELAXED) == -1) {
+		__atomic_store_n(&crdp->futex, 0, __ATOMIC_RELAXED);
+		(void) futex_noasync(&crdp->futex, FUTEX_WAKE, 1, NULL, NULL, 0);
+	}
+}
+
+/* Sleep until work arrives or the flags change. */
+static void worker_idle(struct call_rcu_data *crdp)
+{
+	urcu__alloc_thread_idle();
+	/* Relaxed: ordered by the fence below. */
+	__atomic_store_n(&crdp->futex, -1, __ATOMIC_RELAXED);
+	/* Store-load; paired with the fence in wake_worker(). */
+	cmm_smp_mb();
+	if (cds_wfcq_empty(&crdp->cbs_head, &crdp->cbs_tail)
+	    && !(load_flags(crdp) & (URCU_CALL_RCU_STOP | URCU_CALL_RCU_PAUSE)))
+		(void) futex_noasync(&crdp->futex, FUTEX_WAIT, -1,
+				     NULL, NULL, 0);
+	__atomic_store_n(&crdp->futex, 0, __ATOMIC_RELAXED);
+}
+
+static void worker_pause(struct call_rcu_data *crdp)
+{
+	set_flags(crdp, URCU_CALL_RCU_PAUSED);
+	while (load_flags(crdp) & URCU_CALL_RCU_PAUSE)
+		(void) poll(NULL, 0, 1);
+	clear_flags(crdp, URCU_CALL_RCU_PAUSED);
+}
+
+/* Wait while idle or paused; QSBR workers are offline meanwhile. */
+static void worker_wait(struct call_rcu_data *crdp, unsigned long flags)
+{
+	bool was_online = urcu__offline_for_wait();
+
+	if (flags & URCU_CALL_RCU_PAUSE)
+		worker_pause(crdp);
+	else if (flags & URCU_CALL_RCU_RT)
+		(void) poll(NULL, 0, URCU__RT_POLL_MS);
+	else
+		worker_idle(crdp);
+	urcu__online_after_wait(was_online);
+}
+
+/* Run one detached batch after a grace period; returns its length. */
+static unsigned long run_batch(struct __cds_wfcq_head *head,
+		struct cds_wfcq_tail *tail)
+{
+	struct cds_wfcq_node *node, *next;
+	unsigned long count = 0;
+
+	synchronize_rcu();	/* invariant 2 */
+	__cds_wfcq_for_each_blocking_safe(head, tail, node, next) {
+		struct rcu_head *rhp = caa_container_of(node, struct rcu_head, next);
+
+		rhp->func(rhp);
+		count++;
+	}
+	return count;
+}
+
+static void set_worker_affinity(int cpu)
+{
+	cpu_set_t set;
+
+	if (cpu < 0)
+		return;
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	/* Best effort: the CPU may be offline or outside our cpuset. */
+	(void) pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
+}
+
+static void *call_rcu_worker(void *arg)
+{
+	struct call_rcu_data *crdp = arg;
+
+#ifdef RCU_SIGNAL
+	{
+		/* Created with all signals blocked; grace periods need SIGRCU. */
+		sigset_t set;
+
+		sigemptyset(&set);
+		sigaddset(&set, SIGRCU);
+		(void) pthread_sigmask(SIG_UNBLOCK, &set, NULL);
+	}
+#endif
+	set_worker_affinity(crdp->cpu_affinity);
+	rcu_register_thread();
+	URCU_TLS(thread_crdp) = crdp;	/* nested call_rcu() stays here */
+	URCU_TLS(in_worker) = 1;
+	set_flags(crdp, URCU_CALL_RCU_RUNNING);
+	for (;;) {
+		struct __cds_wfcq_head head;
+		struct cds_wfcq_tail tail;
+		unsigned long flags;
+
+		__cds_wfcq_init(&head, &tail);
+		(void) __cds_wfcq_splice_blocking(&head, &tail, &crdp->cbs_head,
+						  &crdp->cbs_tail);
+		if (!cds_wfcq_empty(&head, &tail)) {
+			unsigned long done = run_batch(&head, &tail);
+
+			/* Relaxed: a statistic. */
+			__atomic_fetch_sub(&crdp->qlen, done, __ATOMIC_RELAXED);
+#ifdef RCU_QSBR
+			rcu_quiescent_state();
+#endif
+			continue;
+		}
+		flags = load_flags(crdp);
+		if (flags & URCU_CALL_RCU_STOP)
+			break;
+		worker_wait(crdp, flags);
+	}
+	rcu_unregister_thread();
+	set_flags(crdp, URCU_CALL_RCU_STOPPED);
+	return NULL;
+}
+
+/* Allocate and start a worker; caller holds call_rcu_mutex. */
+static struct call_rcu_data *create_locked(unsigned long flags, int cpu)
+{
+	struct call_rcu_data *crdp;
+	sigset_t all, saved;
+	int err;
+
+	crdp = urcu__alloc(sizeof(*crdp), CAA_CACHE_LINE_SIZE);
+	if (!crdp) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	__cds_wfcq_init(&crdp->cbs_head, &crdp->cbs_tail);
+	crdp->flags = flags & URCU_CALL_RCU_RT;
+	crdp->cpu_affinity = cpu;
+	/* The worker must not take the application's signals. */
+	sigfillset(&all);
+	(void) pthread_sigmask(SIG_BLOCK, &all, &saved);
+	err = pthread_create(&crdp->tid, NULL, call_rcu_worker, crdp);
+	(void) pthread_sigmask(SIG_SETMASK, &saved, NULL);
+	if (err) {
+		urcu__free(crdp, sizeof(*crdp), CAA_CACHE_LINE_SIZE);
+		errno = err;
+		return NULL;
+	}
+	cds_list_add_tail(&crdp->list, &call_rcu_data_list);
+	workers_pid = getpid();
+	return crdp;
+}
+
+URCU_API struct call_rcu_data *create_call_rcu_data(unsigned long flags,
+		int cpu_affinity)
+{
+	struct call_rcu_data *crdp;
+
+	urcu__mutex_lock(&call_rcu_mutex);
+	crdp = create_locked(flags, cpu_affinity);
+	urcu__mutex_unlock(&call_rcu_mutex);
+	return crdp;
+}
+
+URCU_API struct call_rcu_data *get_default_call_rcu_data(void)
+{
+	/* Acquire: pairs with the release store below. */
+	struct call_rcu_data *crdp = __atomic_load_n(&default_crdp,
+						     __ATOMIC_ACQUIRE);
+
+	if (caa_likely(crdp))
+		return crdp;
+	urcu__mutex_lock(&call_rcu_mutex);
+	crdp = default_crdp;
+	if (!crdp) {
+		crdp = create_locked(0, -1);
+		/* Release: publishes the initialised worker. */
+		__atomic_store_n(&default_crdp, crdp, __ATOMIC_RELEASE);
+	}
+	urcu__mutex_unlock(&call_rcu_mutex);
+	return crdp;
+}
+
+URCU_API struct call_rcu_data *get_cpu_call_rcu_data(int cpu)
+{
+	/* Consume: pairs with the release publication in set_cpu_...(). */
+	struct call_rcu_data **array = rcu_dereference(per_cpu_crdp);
+
+	if (!array || cpu < 0 || cpu >= nr_cpus)
+		return NULL;
+	return rcu_dereference(array[cpu]);
+}
+
+URCU_API struct call_rcu_data *get_thread_call_rcu_data(void)
+{
+	return URCU_TLS(thread_crdp);
+}
+
+URCU_API void set_thread_call_rcu_data(struct call_rcu_data *crdp)
+{
+	URCU_TLS(thread_crdp) = crdp;
+}
+
+URCU_API pthread_t get_call_rcu_thread(struct call_rcu_data *crdp)
+{
+	return crdp->tid;
+}
+
+/*
+ * The worker for the calling thread: its own, else its CPU's, else the
+ * default one (created on demand, may be NULL on failure).  The per-CPU
+ * lookup needs a read-side section, which the caller provides.
+ */
+URCU_API struct call_rcu_data *get_call_rcu_data(void)
+{
+	struct call_rcu_data *crdp = URCU_TLS(thread_crdp);
+
+	if (crdp)
+		return crdp;
+	/* Relaxed: an array pointer set once; get_cpu reloads properly. */
+	if (__atomic_load_n(&per_cpu_crdp, __ATOMIC_RELAXED)) {
+		crdp = get_cpu_call_rcu_data(sched_getcpu());
+		if (crdp)
+			return crdp;
+	}
+	return get_default_call_rcu_data();
+}
+
+/* Can the calling thread use a read-side section to pin a worker? */
+static bool can_read_lock(void)
+{
+#if defined(RCU_QSBR)
+	return URCU_TLS(rcu_reader).ctr != 0;	/* online */
+#elif defined(RCU_BP)
+	return true;				/* registers on demand */
+#else
+	return URCU_TLS(rcu_reader).registered;
+#endif
+}
+
+static void enqueue(struct call_rcu_data *crdp, struct rcu_head *head)
+{
+	/* Wait-free append; the enqueue's release publishes *head. */
+	(void) cds_wfcq_enqueue(&crdp->cbs_head, &crdp->cbs_tail, &head->next);
+	/* Relaxed: a statistic. */
+	__atomic_fetch_add(&crdp->qlen, 1, __ATOMIC_RELAXED);
+	/* RT workers poll; the RT bit never changes after creation. */
+	if (!(crdp->flags & URCU_CALL_RCU_RT))
+		wake_worker(crdp);
+}
+
+/*
+ * No worker could be created (out of memory or threads).  Nothing may be
+ * lost: wait for the grace period here and run the callback, which is
+ * allowed whenever the caller is outside any read-side section (QSBR: is
+ * offline); otherwise there is no safe way on, and we abort.
+ */
+static void call_rcu_synchronously(struct rcu_head *head)
+{
+	/* QSBR: only an offline thread is known to hold no reference. */
+	if (!_rcu_read_ongoing()) {
+		synchronize_rcu();
+		head->func(head);
+		return;
+	}
+	urcu__die("call_rcu(): cannot create a call_rcu worker thread", errno);
+}
+
+URCU_API void call_rcu(struct rcu_head *head,
+		void (*func)(struct rcu_head *head))
+{
+	struct call_rcu_data *crdp = URCU_TLS(thread_crdp);
+
+	cds_wfcq_node_init(&head->next);
+	head->func = func;
+	/*
+	 * Per-CPU workers can be freed concurrently (after a grace period),
+	 * so look one up and enqueue inside a read-side section.  The
+	 * default worker lives until exit and needs none: take it outside
+	 * any section, because creating it takes call_rcu_mutex
+	 * (invariant 3).
+	 */
+	if (!crdp && __atomic_load_n(&per_cpu_crdp, __ATOMIC_RELAXED)
+	    && can_read_lock()) {
+		_rcu_read_lock();
+		crdp = get_cpu_call_rcu_data(sched_getcpu());
+		if (crdp) {
+			enqueue(crdp, head);
+			_rcu_read_unlock();
+			return;
+		}
+		_rcu_read_unlock();
+	}
+	if (!crdp)
+		crdp = get_default_call_rcu_data();
+	if (caa_unlikely(!crdp)) {
+		call_rcu_synchronously(head);
+		return;
+	}
+	enqueue(crdp, head);
+}
+
+/* Ask @crdp's worker to stop once its queue is empty, and wait for it. */
+static void stop_worker(struct call_rcu_data *crdp)
+{
+	bool was_online;
+	int err;
+
+	set_flags(crdp, URCU_CALL_RCU_STOP);
+	wake_worker(crdp);
+	was_online = urcu__offline_for_wait();	/* its last grace period */
+	err = pthread_join(crdp->tid, NULL);
+	urcu__online_after_wait(was_online);
+	if (err)
+		urcu__die("pthread_join(call_rcu worker)", err);
+}
+
+/* Move whatever @from still holds to @to (invariant 4). */
+static void adopt_callbacks(struct call_rcu_data *to,
+		struct call_rcu_data *from)
+{
+	/* Relaxed: statistics. */
+	unsigned long moved = __atomic_exchange_n(&from->qlen, 0,
+						  __ATOMIC_RELAXED);
+
+	if (cds_wfcq_empty(&from->cbs_head, &from->cbs_tail))
+		return;
+	(void) __cds_wfcq_splice_blocking(&to->cbs_head, &to->cbs_tail,
+					  &from->cbs_head, &from->cbs_tail);
+	__atomic_fetch_add(&to->qlen, moved, __ATOMIC_RELAXED);
+	wake_worker(to);
+}
+
+static void free_crdp(struct call_rcu_data *crdp)
+{
+	urcu__free(crdp, sizeof(*crdp), CAA_CACHE_LINE_SIZE);
+}
+
+/*
+ * Stop and free a worker.  The default worker is never freed this way.
+ * The caller must have made sure no thread can still pick @crdp (unset it
+ * with set_thread_call_rcu_data() / set_cpu_call_rcu_data() and waited
+ * for a grace period); callbacks queued until then all run.
+ */
+URCU_API void call_rcu_data_free(struct call_rcu_data *crdp)
+{
+	struct call_rcu_data *dflt;
+
+	if (!crdp || crdp == __atomic_load_n(&default_crdp, __ATOMIC_ACQUIRE))
+		return;
+	if (URCU_TLS(thread_crdp) == crdp && URCU_TLS(in_worker))
+		urcu__misuse("call_rcu_data_free() called from a callback "
+			     "running on the worker being freed");
+	stop_worker(crdp);
+	urcu__mutex_lock(&call_rcu_mutex);
+	cds_list_del(&crdp->list);
+	urcu__mutex_unlock(&call_rcu_mutex);
+	/* Late enqueues by a careless caller still run (invariant 4). */
+	if (!cds_wfcq_empty(&crdp->cbs_head, &crdp->cbs_tail)) {
+		dflt = get_default_call_rcu_data();
+		if (!dflt)
+			urcu__die("call_rcu_data_free(): no default worker for "
+				  "leftover callbacks", errno);
+		adopt_callbacks(dflt, crdp);
+	}
+	free_crdp(crdp);
+}
+
+/* Allocate the per-CPU array; call_rcu_mutex held.  0 or -ENOMEM. */
+static int per_cpu_array_locked(void)
+{
+	struct call_rcu_data **array;
+	long n;
+
+	if (per_cpu_crdp)
+		return 0;
+	n = sysconf(_SC_NPROCESSORS_CONF);
+	if (n <= 0)
+		n = 1;
+	array = urcu__alloc(n * sizeof(*array), sizeof(void *));
+	if (!array)
+		return -ENOMEM;
+	nr_cpus = n;
+	/* Release: pairs with rcu_dereference() in get_cpu_call_rcu_data(). */
+	rcu_set_pointer(&per_cpu_crdp, array);
+	return 0;
+}
+
+URCU_API int set_cpu_call_rcu_data(int cpu, struct call_rcu_data *crdp)
+{
+	int ret;
+
+	urcu__mutex_lock(&call_rcu_mutex);
+	ret = per_cpu_array_locked();
+	if (ret == 0 && (cpu < 0 || cpu >= nr_cpus))
+		ret = -EINVAL;
+	if (ret == 0 && crdp && per_cpu_crdp[cpu])
+		ret = -EEXIST;
+	if (ret == 0)
+		rcu_set_pointer(&per_cpu_crdp[cpu], crdp);
+	urcu__mutex_unlock(&call_rcu_mutex);
+	if (ret)
+		errno = -ret;
+	return ret;
+}
+
+URCU_API int create_all_cpu_call_rcu_data(unsigned long flags)
+{
+	long cpu;
+	int ret;
+
+	urcu__mutex_lock(&call_rcu_mutex);
+	ret = per_cpu_array_locked();
+	urcu__mutex_unlock(&call_rcu_mutex);
+	if (ret) {
+		errno = -ret;
+		return ret;
+	}
+	for (cpu = 0; cpu < nr_cpus; cpu++) {
+		struct call_rcu_data *crdp;
+
+		if (get_cpu_call_rcu_data(cpu))
+			continue;
+		crdp = create_call_rcu_data(flags, cpu);
+		if (!crdp)
+			return -ENOMEM;	/* errno set */
+		ret = set_cpu_call_rcu_data(cpu, crdp);
+		if (ret == -EEXIST) {	/* lost a race: keep the other one */
+			call_rcu_data_free(crdp);
+			continue;
+		}
+		if (ret) {
+			call_rcu_data_free(crdp);
+			errno = -ret;
+			return ret;
+		}
+	}
+	return 0;
+}
+
+URCU_API void free_all_cpu_call_rcu_data(void)
+{
+	long cpu;
+
+	for (cpu = 0; cpu < nr_cpus; cpu++) {
+		struct call_rcu_data *crdp = get_cpu_call_rcu_data(cpu);
+
+		if (!crdp)
+			continue;
+		(void) set_cpu_call_rcu_data(cpu, NULL);
+		/* call_rcu() callers that still see it are in a section. */
+		synchronize_rcu();
+		call_rcu_data_free(crdp);
+	}
+}
+
+/* rcu_barrier() record: one per worker and round. */
+struct barrier_record {
+	struct rcu_head head;
+	struct barrier_round *round;
+};
+
+struct barrier_round {
+	long pending;		/* records not run yet */
+	int32_t done;		/* futex word: 1 once pending reached 0 */
+};
+
+static void barrier_callback(struct rcu_head *head)
+{
+	struct barrier_record *rec = caa_container_of(head,
+			struct barrier_record, head);
+	struct barrier_round *round = rec->round;
+
+	/*
+	 * Acq_rel: the callbacks this worker ran before happen before the
+	 * decrement; the last decrement sees all earlier ones.
+	 */
+	if (__atomic_sub_fetch(&round->pending, 1, __ATOMIC_ACQ_REL) == 0) {
+		/* Release: pairs with the acquire in wait_round(). */
+		__atomic_store_n(&round->done, 1, __ATOMIC_RELEASE);
+		/* @round may be gone once done is seen: harmless wake. */
+		(void) futex_noasync(&round->done, FUTEX_WAKE_PRIVATE, 1,
+				     NULL, NULL, 0);
+	}
+}
+
+static void wait_round(struct barrier_round *round)
+{
+	/* Acquire: pairs with the release in barrier_callback(). */
+	while (!__atomic_load_n(&round->done, __ATOMIC_ACQUIRE))
+		(void) futex_noasync(&round->done, FUTEX_WAIT_PRIVATE, 0,
+				     NULL, NULL, 0);
+}
+
+/*
+ * Queue a record behind everything already queued on up to
+ * URCU__BARRIER_CHUNK workers not yet covered by round @seq; returns how
+ * many it queued.  Workers are marked so that each one present for the
+ * whole rcu_barrier() is covered exactly once even if others come and go.
+ */
+static long queue_round(struct barrier_record *recs,
+		struct barrier_round *round, unsigned long seq)
+{
+	struct call_rcu_data *targets[URCU__BARRIER_CHUNK];
+	struct call_rcu_data *crdp;
+	long i, n = 0;
+
+	urcu__mutex_lock(&call_rcu_mutex);
+	cds_list_for_each_entry(crdp, &call_rcu_data_list, list) {
+		if (n == URCU__BARRIER_CHUNK)
+			break;
+		if (crdp->barrier_seq == seq)
+			continue;
+		crdp->barrier_seq = seq;
+		targets[n++] = crdp;
+	}
+	/*
+	 * Set before the first record is queued: a record may run at once.
+	 * The enqueue's release publishes these stores to the workers.
+	 */
+	round->pending = n;
+	round->done = 0;
+	for (i = 0; i < n; i++) {
+		recs[i].round = round;
+		recs[i].head.func = barrier_callback;
+		cds_wfcq_node_init(&recs[i].head.next);
+		enqueue(targets[i], &recs[i].head);
+	}
+	urcu__mutex_unlock(&call_rcu_mutex);
+	return n;
+}
+
+/*
+ * Covers every worker in rounds of URCU__BARRIER_CHUNK (records live on
+ * our stack).  Callers are serialised by barrier_mutex, taken only by
+ * rcu_barrier() and fork, so waiting with it held blocks no grace period.
+ */
+URCU_API void rcu_barrier(void)
+{
+	struct barrier_record recs[URCU__BARRIER_CHUNK];
+	struct barrier_round round;
+	unsigned long seq;
+	bool was_online;
+
+#ifndef RCU_QSBR
+	if (_rcu_read_ongoing())
+		urcu__misuse("rcu_barrier() called from within a read-side "
+			     "critical section");
+#endif
+	if (URCU_TLS(in_worker))
+		urcu__misuse("rcu_barrier() called from a call_rcu callback: "
+			     "it would wait for itself");
+	was_online = urcu__offline_for_wait();
+	urcu__mutex_lock(&barrier_mutex);
+	seq = ++barrier_seq;
+	while (queue_round(recs, &round, seq))
+		wait_round(&round);
+	urcu__mutex_unlock(&barrier_mutex);
+	urcu__online_after_wait(was_online);
+}
+
+URCU_API void urcu_register_rculfhash_atfork(struct urcu_atfork *atfork)
+{
+	urcu__mutex_lock(&call_rcu_mutex);
+	if (lfht_atfork_refs++ == 0)
+		lfht_atfork = atfork;
+	urcu__mutex_unlock(&call_rcu_mutex);
+}
+
+URCU_API void urcu_unregister_rculfhash_atfork(struct urcu_atfork *atfork)
+{
+	(void) atfork;
+	urcu__mutex_lock(&call_rcu_mutex);
+	if (lfht_atfork_refs && --lfht_atfork_refs == 0)
+		lfht_atfork = NULL;
+	urcu__mutex_unlock(&call_rcu_mutex);
+}
+
+/*
+ * Fork: before fork() every worker is parked and every lock of the
+ * call_rcu and grace-period machinery is held by the forking thread, so
+ * the child starts from a consistent state.  The child has no workers:
+ * it adopts all queued callbacks into a fresh default worker, so they run
+ * in the child as well as in the parent (each on its own copy of memory)
+ * and nothing is lost or run twice in either process (invariant 4).
+ */
+/* Ask every worker to park; true when all of them are parked. */
+static bool pause_workers_locked(void)
+{
+	struct call_rcu_data *crdp;
+	bool all = true;
+
+	cds_list_for_each_entry(crdp, &call_rcu_data_list, list) {
+		unsigned long flags = load_flags(crdp);
+
+		if (!(flags & URCU_CALL_RCU_PAUSE)) {
+			set_flags(crdp, URCU_CALL_RCU_PAUSE);
+			wake_worker(crdp);
+		}
+		if (!(flags & URCU_CALL_RCU_PAUSED))
+			all = false;
+	}
+	return all;
+}
+
+/*
+ * Parking waits for workers, which may wait for grace periods, which may
+ * wait for readers blocked on call_rcu_mutex: so wait without holding it
+ * (invariant 3), then take the grace-period locks, then call_rcu_mutex,
+ * and start over if a worker appeared in between.
+ */
+URCU_API void call_rcu_before_fork(void)
+{
+	urcu__mutex_lock(&barrier_mutex);
+	urcu__mutex_lock(&call_rcu_mutex);
+	fork_atfork = lfht_atfork;
+	urcu__mutex_unlock(&call_rcu_mutex);
+	if (fork_atfork)
+		fork_atfork->before_fork(fork_atfork->priv);
+	for (;;) {
+		bool parked;
+
+		urcu__mutex_lock(&call_rcu_mutex);
+		parked = pause_workers_locked();
+		urcu__mutex_unlock(&call_rcu_mutex);
+		if (!parked) {
+			(void) poll(NULL, 0, 1);
+			continue;
+		}
+		urcu__flavor_fork_prepare();
+		urcu__mutex_lock(&call_rcu_mutex);
+		if (pause_workers_locked())
+			break;
+		urcu__mutex_unlock(&call_rcu_mutex);
+		urcu__flavor_fork_parent();
+	}
+}
+
+URCU_API void call_rcu_after_fork_parent(void)
+{
+	struct call_rcu_data *crdp;
+
+	cds_list_for_each_entry(crdp, &call_rcu_data_list, list)
+		clear_flags(crdp, URCU_CALL_RCU_PAUSE);
+	urcu__mutex_unlock(&call_rcu_mutex);
+	urcu__flavor_fork_parent();
+	if (fork_atfork)
+		fork_atfork->after_fork_parent(fork_atfork->priv);
+	urcu__mutex_unlock(&barrier_mutex);
+}
+
+URCU_API void call_rcu_after_fork_child(void)
+{
+	struct cds_list_head orphans;
+	struct call_rcu_data *crdp, *tmp, *dflt;
+	struct call_rcu_data **array = per_cpu_crdp;
+
+	/* No worker exists here: detach them all (relaxed: one thread). */
+	workers_pid = getpid();
+	CDS_INIT_LIST_HEAD(&orphans);
+	cds_list_splice(&call_rcu_data_list, &orphans);
+	CDS_INIT_LIST_HEAD(&call_rcu_data_list);
+	__atomic_store_n(&default_crdp, NULL, __ATOMIC_RELAXED);
+	__atomic_store_n(&per_cpu_crdp, NULL, __ATOMIC_RELAXED);
+	URCU_TLS(thread_crdp) = NULL;
+	urcu__mutex_unlock(&call_rcu_mutex);
+	urcu__flavor_fork_child();
+	if (fork_atfork)
+		fork_atfork->after_fork_child(fork_atfork->priv);
+	urcu__mutex_unlock(&barrier_mutex);
+	if (array)
+		urcu__free(array, nr_cpus * sizeof(*array), sizeof(void *));
+	cds_list_for_each_entry_safe(crdp, tmp, &orphans, list) {
+		if (!cds_wfcq_empty(&crdp->cbs_head, &crdp->cbs_tail)) {
+			dflt = get_default_call_rcu_data();
+			if (!dflt)
+				urcu__die("call_rcu_after_fork_child(): cannot "
+					  "create a worker", errno);
+			adopt_callbacks(dflt, crdp);
+		}
+		free_crdp(crdp);
+	}
+}
+
+/* Stop @crdp's worker, giving it @deadline to drain; true if it did. */
+static bool stop_worker_before(struct call_rcu_data *crdp,
+		const struct timespec *deadline)
+{
+	set_flags(crdp, URCU_CALL_RCU_STOP);
+	wake_worker(crdp);
+	return pthread_timedjoin_np(crdp->tid, NULL, deadline) == 0;
+}
+
+/*
+ * At exit (normal termination or dlclose), let every worker finish the
+ * callbacks queued so far, then free it, so that nothing is dropped
+ * silently and nothing leaks.  A worker whose grace period cannot end
+ * (a reader thread still inside a section) is given up after
+ * URCU__EXIT_DRAIN_SEC with a message saying how many callbacks did not
+ * run.
+ */
+__attribute__((destructor))
+static void call_rcu_exit(void)
+{
+	struct cds_list_head workers;
+	struct call_rcu_data *crdp, *tmp;
+	struct call_rcu_data **array;
+	struct timespec deadline;
+	bool was_online;
+
+	if (URCU_TLS(in_worker))
+		return;		/* exit() from a callback: cannot wait */
+	urcu__mutex_lock(&call_rcu_mutex);
+	if (!cds_list_empty(&call_rcu_data_list) && workers_pid != getpid()) {
+		/* A fork child that skipped the fork hooks: no workers here. */
+		urcu__mutex_unlock(&call_rcu_mutex);
+		return;
+	}
+	CDS_INIT_LIST_HEAD(&workers);
+	cds_list_splice(&call_rcu_data_list, &workers);
+	CDS_INIT_LIST_HEAD(&call_rcu_data_list);
+	array = per_cpu_crdp;
+	/* Release/relaxed: later callers start from scratch. */
+	__atomic_store_n(&default_crdp, NULL, __ATOMIC_RELEASE);
+	__atomic_store_n(&per_cpu_crdp, NULL, __ATOMIC_RELAXED);
+	urcu__mutex_unlock(&call_rcu_mutex);
+
+	was_online = urcu__offline_for_wait();
+	clock_gettime(CLOCK_REALTIME, &deadline);
+	deadline.tv_sec += URCU__EXIT_DRAIN_SEC;
+	cds_list_for_each_entry_safe(crdp, tmp, &workers, list) {
+		if (!stop_worker_before(crdp, &deadline)) {
+			fprintf(stderr, "urcu: %lu call_rcu callbacks could not "
+				"run before exit: a grace period is blocked\n",
+				__atomic_load_n(&crdp->qlen, __ATOMIC_RELAXED));
+			continue;	/* the worker still uses it */
+		}
+		free_crdp(crdp);
+	}
+	if (array)
+		urcu__free(array, nr_cpus * sizeof(*array), sizeof(void *));
+	urcu__online_after_wait(was_online);
+}

@@ -1,0 +1,51 @@
+/*
+ * gp-core.c: the grace-period state of one flavor and the hooks the
+ * flavor's support code (call-rcu.c) uses.  Compiled once per flavor.
+ */
+#include "flavor-internal.h"
+
+#ifdef RCU_SIGNAL
+#define SELF_ACK	true
+#else
+#define SELF_ACK	false
+#endif
+
+struct urcu__registry urcu__flavor_registry =
+	URCU__REGISTRY_INIT(urcu__flavor_registry, SELF_ACK);
+struct urcu__gp_state urcu__flavor_gp_state = URCU__GP_STATE_INIT;
+
+#ifdef RCU_BP
+/* bp users call urcu_bp_before_fork() and friends themselves. */
+void urcu__flavor_fork_prepare(void)
+{
+}
+
+void urcu__flavor_fork_parent(void)
+{
+}
+
+void urcu__flavor_fork_child(void)
+{
+}
+#else
+void urcu__flavor_fork_prepare(void)
+{
+	urcu__gp_fork_prepare(&urcu__flavor_gp_state, &urcu__flavor_registry);
+}
+
+void urcu__flavor_fork_parent(void)
+{
+	urcu__gp_fork_parent(&urcu__flavor_gp_state, &urcu__flavor_registry);
+}
+
+void urcu__flavor_fork_child(void)
+{
+	urcu__gp_fork_child(&urcu__flavor_gp_state, &urcu__flavor_registry,
+			    &rcu_gp, &URCU_TLS(rcu_reader));
+}
+#endif
+
+unsigned long urcu__flavor_gp_seq(void)
+{
+	return urcu__gp_seq(&urcu__flavor_gp_state);
+}

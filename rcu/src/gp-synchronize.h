@@ -1,0 +1,195 @@
+/*
+ * gp-synchronize.h: one grace period, shared by every flavor.
+ *
+ * Derivation.  A grace period must not end before every read-side section
+ * that was running when it started has ended.  The updater:
+ *
+ *   (a) runs the flavor's "master" barrier: a full fence on its own CPU
+ *       (mb, qsbr) or on every CPU running a thread of the process (memb
+ *       via membarrier, signal via SIGRCU, bp);
+ *   (b) advances the epoch with a release store;
+ *   (c) waits until no registered reader holds the new epoch back
+ *       (urcu__gp_wait_for_readers), reading reader words with acquire.
+ *
+ * A reader entering a section stores its word, then runs its own barrier,
+ * then loads the protected data.  Take a reader section S running when the
+ * updater calls synchronize_rcu(), and a removal R the updater made before:
+ *
+ *   - If the scan in (c) reads S's word, S entered under an epoch older
+ *     than the new one, and (c) waits for S's release store at exit; the
+ *     acquire load that sees it puts all of S before the return.
+ *   - If the scan reads a word older than S's entry (S's store not yet
+ *     visible), then by the store-buffer argument over the barriers of (a)
+ *     and of the reader, S's loads come after R, so S cannot hold a
+ *     reference to what R removed.
+ *   - If S loaded the new epoch, that load read from (b), which follows R:
+ *     acquire ordering makes R visible to S.
+ *
+ * No barrier is needed after (c): the acquire loads already order the
+ * readers' sections before whatever the caller does next (e.g. free()).
+ *
+ * Invariants:
+ *  1. Only the holder of the flavor's gp mutex writes gp->ctr and sets
+ *     gp->futex to -1.
+ *  2. The registry lock is held whenever a reader list is walked.
+ *  3. gp->ctr never takes the value 0 and its nesting bits never change,
+ *     so "word == 0" (or zero nesting bits) always means "not in a section".
+ *  4. With no registered reader no section can be running, and the whole
+ *     grace period reduces to the lock handoffs: a thread registering later
+ *     takes the registry lock after us and so sees everything we did.
+ */
+#ifndef URCU_SRC_GP_SYNCHRONIZE_H
+#define URCU_SRC_GP_SYNCHRONIZE_H
+
+#include <stdbool.h>
+#include <pthread.h>
+
+#include <urcu/static/urcu-common.h>
+
+#include "die.h"
+#include "gp-waiters.h"
+#include "gp-wait-readers.h"
+#include "reader-registry.h"
+
+/* What differs between flavors in a grace period. */
+struct urcu__gp_ops {
+	/* Step (a); @readers is the registry, lock held. */
+	void (*master_mb)(struct cds_list_head *readers);
+	/* Does this reader still hold the grace period for epoch @gp_ctr? */
+	bool (*holds_gp)(struct cds_list_head *node, unsigned long gp_ctr);
+	/* Barrier between arming the futex and re-scanning @waiting. */
+	void (*sleep_mb)(struct cds_list_head *waiting);
+	/* Epoch increment (keeps the constant low bits of gp->ctr). */
+	unsigned long epoch_step;
+};
+
+struct urcu__gp_state {
+	pthread_mutex_t lock;		/* serialises grace periods */
+	struct urcu__gp_waiters waiters;
+	/*
+	 * Grace-period sequence: odd while one runs, incremented at its start
+	 * and at its end.  Written under @lock, read by the polling API.
+	 */
+	unsigned long seq;
+};
+
+#define URCU__GP_STATE_INIT	{ .lock = PTHREAD_MUTEX_INITIALIZER }
+
+/*
+ * holds_gp test of the flavors with read-side sections (memb, mb, signal,
+ * bp): the reader is inside a section entered under an epoch older than
+ * @gp_ctr.
+ */
+static inline bool urcu__section_holds_gp(struct cds_list_head *node,
+		unsigned long gp_ctr)
+{
+	struct urcu_reader *r = cds_list_entry(node, struct urcu_reader, node);
+	/*
+	 * Acquire: pairs with the release store in _urcu_common_read_unlock,
+	 * so a section seen finished happens before the caller's next step.
+	 */
+	unsigned long v = __atomic_load_n(&r->ctr, __ATOMIC_ACQUIRE);
+
+	return (v & URCU_GP_CTR_NEST_MASK) && urcu_gp_ctr_before(v, gp_ctr);
+}
+
+/* Run one grace period as the leader, gp mutex held. */
+static inline void urcu__gp_run(struct urcu__registry *reg, struct urcu_gp *gp,
+		const struct urcu__gp_ops *ops)
+{
+	unsigned long next;
+
+	urcu__mutex_lock(&reg->lock);
+	if (cds_list_empty(&reg->readers))
+		goto out;	/* invariant 4 */
+	ops->master_mb(&reg->readers);
+	/* Plain read: we are the only writer (invariant 1). */
+	next = gp->ctr + ops->epoch_step;
+	/*
+	 * Release: pairs with the acquire load of gp->ctr in the read side
+	 * (case 3 of the derivation above).
+	 */
+	__atomic_store_n(&gp->ctr, next, __ATOMIC_RELEASE);
+	urcu__gp_wait_for_readers(&reg->readers, &reg->lock, &gp->futex,
+				  next, ops->holds_gp, ops->sleep_mb);
+out:
+	urcu__mutex_unlock(&reg->lock);
+}
+
+/* synchronize_rcu() body: share a grace period with concurrent callers. */
+static inline void urcu__synchronize(struct urcu__gp_state *st,
+		struct urcu__registry *reg, struct urcu_gp *gp,
+		const struct urcu__gp_ops *ops)
+{
+	struct urcu__gp_waiter self;
+	struct urcu__gp_waiter *batch;
+
+	if (!urcu__gp_waiters_push(&st->waiters, &self)) {
+		urcu__gp_waiter_wait(&self);
+		return;
+	}
+	urcu__mutex_lock(&st->lock);
+	batch = urcu__gp_waiters_detach(&st->waiters);
+	/*
+	 * Seq_cst: a poller that loaded the previous (even) value before this
+	 * store had already made its removals visible (its fence is in
+	 * start_poll_synchronize_rcu), so the grace period below covers them.
+	 */
+	__atomic_store_n(&st->seq, st->seq + 1, __ATOMIC_SEQ_CST);
+	urcu__gp_run(reg, gp, ops);
+	/* Release: pairs with the acquire load in urcu__gp_seq(). */
+	__atomic_store_n(&st->seq, st->seq + 1, __ATOMIC_RELEASE);
+	urcu__mutex_unlock(&st->lock);
+	urcu__gp_waiters_wake_batch(batch, &self);
+}
+
+/*
+ * Current grace-period sequence.  Acquire: a caller that sees a grace
+ * period completed also sees everything that grace period waited for.
+ */
+static inline unsigned long urcu__gp_seq(struct urcu__gp_state *st)
+{
+	return __atomic_load_n(&st->seq, __ATOMIC_ACQUIRE);
+}
+
+/*
+ * Fork handling of the grace-period machinery.  Before fork() the caller
+ * takes both locks, so no grace period is half done in the child.  The
+ * child only has the forking thread: readers of other threads and queued
+ * synchronize_rcu() callers belonged to threads that were not copied, and
+ * are dropped.
+ */
+static inline void urcu__gp_fork_prepare(struct urcu__gp_state *st,
+		struct urcu__registry *reg)
+{
+	urcu__mutex_lock(&st->lock);
+	urcu__mutex_lock(&reg->lock);
+}
+
+static inline void urcu__gp_fork_parent(struct urcu__gp_state *st,
+		struct urcu__registry *reg)
+{
+	urcu__mutex_unlock(&reg->lock);
+	urcu__mutex_unlock(&st->lock);
+}
+
+static inline void urcu__gp_fork_child(struct urcu__gp_state *st,
+		struct urcu__registry *reg, struct urcu_gp *gp,
+		struct urcu_reader *self)
+{
+	struct urcu_reader *r, *tmp;
+
+	cds_list_for_each_entry_safe(r, tmp, &reg->readers, node) {
+		if (r != self) {
+			cds_list_del(&r->node);
+			r->registered = 0;
+		}
+	}
+	/* Relaxed: the child is single-threaded here. */
+	__atomic_store_n(&st->waiters.head, NULL, __ATOMIC_RELAXED);
+	__atomic_store_n(&gp->futex, 0, __ATOMIC_RELAXED);
+	urcu__mutex_unlock(&reg->lock);
+	urcu__mutex_unlock(&st->lock);
+}
+
+#endif /* URCU_SRC_GP_SYNCHRONIZE_H */

@@ -1,0 +1,107 @@
+/*
+ * gp-wait-readers.h: the grace-period wait loop shared by every flavor.
+ *
+ * The leader of a grace period has already advanced the flavor's epoch to
+ * @gp_ctr.  It now waits until no registered reader still "holds" the grace
+ * period, a flavor-specific test on the reader's word (inside a section
+ * entered under an older epoch, or for QSBR: online without a quiescent
+ * state in the new epoch).
+ *
+ * Waiting is adaptive: re-scan with caa_cpu_relax() for a while, then sleep
+ * on the flavor's futex word.  To sleep safely the updater stores -1 in the
+ * futex, runs @sleep_mb (a barrier that orders that store before the next
+ * scan on the readers' side too), re-scans, and only then sleeps.  Readers
+ * leaving their section store their word, run their barrier, and wake the
+ * futex if it is -1 (_urcu_common_wake_up_gp).  That store/barrier/load
+ * pair on both sides means a reader cannot leave unnoticed while the
+ * updater goes to sleep.
+ *
+ * The registry lock is held while scanning and dropped while sleeping, so
+ * threads can register (new readers never hold the grace period) and
+ * unregister (they unlink themselves from whichever list holds them) in
+ * the meantime.  Readers are moved from the spliced-out "waiting" list to a
+ * "quiescent" list as they are seen done, so each reader is re-read only
+ * while it still matters, and both lists return to the registry at the end.
+ */
+#ifndef URCU_SRC_GP_WAIT_READERS_H
+#define URCU_SRC_GP_WAIT_READERS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <pthread.h>
+#include <linux/futex.h>
+
+#include <urcu/arch.h>
+#include <urcu/futex.h>
+#include <urcu/list.h>
+
+#include "die.h"
+
+/* Scans with cpu_relax before the updater arms the futex and sleeps. */
+#define URCU__GP_READER_SPINS	100
+
+/* Move every reader of @waiting that no longer holds @gp_ctr to @done. */
+static inline void urcu__gp_scan(struct cds_list_head *waiting,
+		struct cds_list_head *done, unsigned long gp_ctr,
+		bool (*holds_gp)(struct cds_list_head *node, unsigned long gp_ctr))
+{
+	struct cds_list_head *pos, *tmp;
+
+	cds_list_for_each_safe(pos, tmp, waiting) {
+		if (!holds_gp(pos, gp_ctr))
+			cds_list_move(pos, done);
+	}
+}
+
+/*
+ * Called with @registry_lock held; returns with it held.  @futex is the
+ * flavor's gp futex word, only ever set to -1 by this function (the
+ * caller holds the flavor's grace-period mutex, so one updater at a time).
+ */
+static inline void urcu__gp_wait_for_readers(struct cds_list_head *registry,
+		pthread_mutex_t *registry_lock, int32_t *futex,
+		unsigned long gp_ctr,
+		bool (*holds_gp)(struct cds_list_head *node, unsigned long gp_ctr),
+		void (*sleep_mb)(struct cds_list_head *waiting))
+{
+	CDS_LIST_HEAD(waiting);
+	CDS_LIST_HEAD(done);
+	unsigned int spins = 0;
+	bool armed = false, ever_armed = false;
+
+	cds_list_splice(registry, &waiting);
+	CDS_INIT_LIST_HEAD(registry);
+	for (;;) {
+		urcu__gp_scan(&waiting, &done, gp_ctr, holds_gp);
+		if (cds_list_empty(&waiting))
+			break;
+		if (spins < URCU__GP_READER_SPINS) {
+			spins++;
+			caa_cpu_relax();
+			continue;
+		}
+		if (!armed) {
+			/*
+			 * Relaxed store: @sleep_mb orders it before the
+			 * re-scan, paired with the reader-side barrier between
+			 * a reader's exit store and its futex load.
+			 */
+			__atomic_store_n(futex, -1, __ATOMIC_RELAXED);
+			sleep_mb(&waiting);
+			armed = ever_armed = true;
+			continue;	/* re-scan once before sleeping */
+		}
+		urcu__mutex_unlock(registry_lock);
+		/* Returns at once unless the futex still reads -1. */
+		(void) futex_noasync(futex, FUTEX_WAIT, -1, NULL, NULL, 0);
+		urcu__mutex_lock(registry_lock);
+		armed = false;		/* a waker reset it, or re-arm anyway */
+	}
+	if (ever_armed) {
+		/* Relaxed: readers only use it to decide whether to wake us. */
+		__atomic_store_n(futex, 0, __ATOMIC_RELAXED);
+	}
+	cds_list_splice(&done, registry);
+}
+
+#endif /* URCU_SRC_GP_WAIT_READERS_H */

@@ -1,0 +1,73 @@
+/*
+ * membarrier.h: process-wide memory barrier through membarrier(2).
+ *
+ * MEMBARRIER_CMD_PRIVATE_EXPEDITED makes every running thread of the
+ * process execute a full memory barrier before the call returns (threads
+ * not running get one from the context switch).  Paired with compiler-only
+ * barriers on the read side, this gives the store-load ordering RCU needs
+ * while readers pay nothing.  The command needs a prior
+ * MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED (Linux 4.14+).
+ *
+ * The environment variable URCU_NO_MEMBARRIER=1 forces the fence fallback;
+ * it is read once, at library initialisation.
+ */
+#ifndef URCU_SRC_MEMBARRIER_H
+#define URCU_SRC_MEMBARRIER_H
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/syscall.h>
+#include <linux/membarrier.h>
+
+#include <urcu/arch.h>
+
+#include "die.h"
+
+static inline int urcu__membarrier(int cmd)
+{
+	return (int) syscall(__NR_membarrier, cmd, 0, 0);
+}
+
+/* Returns 1 when private expedited membarrier is usable, 0 otherwise. */
+static inline int urcu__membarrier_setup(void)
+{
+	const char *off = getenv("URCU_NO_MEMBARRIER");
+	int mask;
+
+	if (off && *off && strcmp(off, "0") != 0)
+		return 0;
+	mask = urcu__membarrier(MEMBARRIER_CMD_QUERY);
+	if (mask < 0 || !(mask & MEMBARRIER_CMD_PRIVATE_EXPEDITED))
+		return 0;
+	if (urcu__membarrier(MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED))
+		return 0;
+	return 1;
+}
+
+/*
+ * Full barrier on every running thread of the process, the caller
+ * included (the kernel brackets the command with smp_mb()).
+ */
+static inline void urcu__membarrier_all(void)
+{
+	if (urcu__membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED))
+		urcu__die("membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED)", errno);
+}
+
+/*
+ * Master barrier of the memb and bp flavors: membarrier when readers rely
+ * on it (they then use compiler barriers), else a fence paired with the
+ * readers' fences.  @has_membarrier is written once, before any reader
+ * registers, and published by pthread_once: relaxed load.
+ */
+static inline void urcu__membarrier_master_mb(const int *has_membarrier)
+{
+	if (__atomic_load_n(has_membarrier, __ATOMIC_RELAXED))
+		urcu__membarrier_all();
+	else
+		cmm_smp_mb();
+}
+
+#endif /* URCU_SRC_MEMBARRIER_H */

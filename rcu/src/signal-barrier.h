@@ -1,0 +1,98 @@
+/*
+ * signal-barrier.h: the signal flavor's process-wide barrier.
+ *
+ * The updater sets need_mb in every reader record, sends SIGRCU to each
+ * reader thread, and waits until every handler has cleared its flag.  Each
+ * handler runs cmm_smp_mb() before clearing it, so once the updater has
+ * seen all flags cleared, every reader executed a full fence at some point
+ * after the updater's earlier accesses: the same guarantee membarrier(2)
+ * gives the memb flavor, built from signals.
+ *
+ * The handler is installed with SA_RESTART, so most interrupted system
+ * calls (read, write, wait, ...) restart transparently.  Calls that Linux
+ * never restarts after a handler (nanosleep/sleep, poll, epoll_wait,
+ * select, and others listed in signal(7)) return early with EINTR or the
+ * remaining time in registered threads; docs/flavors.md spells this out.
+ * Registered threads must not block SIGRCU: the updater would wait forever.
+ */
+#ifndef URCU_SRC_SIGNAL_BARRIER_H
+#define URCU_SRC_SIGNAL_BARRIER_H
+
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <pthread.h>
+
+#include <urcu/arch.h>
+#include <urcu/list.h>
+#include <urcu/static/urcu-common.h>
+
+#include "die.h"
+
+/* Acknowledgement spins before the updater starts sleeping 1 ms at a time. */
+#define URCU__SIGNAL_ACK_SPINS	1000
+
+static inline void urcu__signal_install(int sig,
+		void (*handler)(int, siginfo_t *, void *))
+{
+	struct sigaction act;
+
+	act.sa_sigaction = handler;
+	act.sa_flags = SA_SIGINFO | SA_RESTART;
+	sigemptyset(&act.sa_mask);
+	if (sigaction(sig, &act, NULL))
+		urcu__die("sigaction(SIGRCU)", errno);
+}
+
+/*
+ * Handler body: full fence, then acknowledge.  Release on the store pairs
+ * with the updater's acquire load in urcu__signal_mb_readers().
+ */
+static inline void urcu__signal_ack(int32_t *need_mb)
+{
+	/* Orders the interrupted code's accesses before the acknowledgement. */
+	cmm_smp_mb();
+	__atomic_store_n(need_mb, 0, __ATOMIC_RELEASE);
+	/* Orders the acknowledgement before the code that resumes after us. */
+	cmm_smp_mb();
+}
+
+/* Force a full fence on every reader of @readers (registry lock held). */
+static inline void urcu__signal_mb_readers(struct cds_list_head *readers,
+		int sig)
+{
+	struct urcu_reader *r;
+
+	/* Orders our earlier accesses before the readers' fences. */
+	cmm_smp_mb();
+	cds_list_for_each_entry(r, readers, node) {
+		int err;
+
+		/* Relaxed: pthread_kill is a syscall, a full barrier. */
+		__atomic_store_n(&r->need_mb, 1, __ATOMIC_RELAXED);
+		err = pthread_kill(r->tid, sig);
+		if (err)
+			urcu__die("pthread_kill(SIGRCU)", err);
+	}
+	cds_list_for_each_entry(r, readers, node) {
+		unsigned int spins = 0;
+
+		/*
+		 * Acquire on both: pairs with the release in
+		 * urcu__signal_ack(), or with the one in
+		 * urcu__registry_remove() of a reader that is leaving and
+		 * need not be waited for.
+		 */
+		while (__atomic_load_n(&r->need_mb, __ATOMIC_ACQUIRE)
+		       && !__atomic_load_n(&r->leaving, __ATOMIC_ACQUIRE)) {
+			if (++spins < URCU__SIGNAL_ACK_SPINS)
+				caa_cpu_relax();
+			else
+				(void) poll(NULL, 0, 1);
+		}
+	}
+	/* Orders the readers' fences before our later accesses. */
+	cmm_smp_mb();
+}
+
+#endif /* URCU_SRC_SIGNAL_BARRIER_H */

@@ -1,0 +1,146 @@
+/*
+ * urcu-qsbr.c: the quiescent-state-based flavor.
+ *
+ * Grace periods follow gp-synchronize.h with QSBR's notion of "holding" a
+ * grace period: a reader holds epoch G while it is online and its last
+ * announced quiescent state is older than G.  Readers publish quiescent
+ * states with a release store followed by a full fence
+ * (_urcu_qsbr_publish), so the updater's master barrier is a plain fence.
+ */
+#include "flavor-internal.h"
+
+#include "export.h"
+
+URCU_API struct urcu_gp rcu_gp = { .ctr = URCU_QSBR_GP_ONLINE };
+URCU_API DEFINE_URCU_TLS(struct urcu_reader, rcu_reader);
+
+static pthread_once_t init_once = PTHREAD_ONCE_INIT;
+
+URCU_API void rcu_read_lock(void)
+{
+	_rcu_read_lock();
+}
+
+URCU_API void rcu_read_unlock(void)
+{
+	_rcu_read_unlock();
+}
+
+URCU_API int rcu_read_ongoing(void)
+{
+	return _rcu_read_ongoing();
+}
+
+URCU_API void rcu_quiescent_state(void)
+{
+	_rcu_quiescent_state();
+}
+
+URCU_API void rcu_thread_offline(void)
+{
+	_rcu_thread_offline();
+}
+
+URCU_API void rcu_thread_online(void)
+{
+	_rcu_thread_online();
+}
+
+/*
+ * Full fence: orders the caller's removals (or the futex arming) before
+ * the scan of reader words; paired with the fence in _urcu_qsbr_publish()
+ * and _urcu_qsbr_thread_online().
+ */
+static void master_mb(struct cds_list_head *readers)
+{
+	(void) readers;
+	cmm_smp_mb();
+}
+
+static bool holds_gp(struct cds_list_head *node, unsigned long gp_ctr)
+{
+	struct urcu_reader *r = cds_list_entry(node, struct urcu_reader, node);
+	/* Acquire: pairs with the release store in _urcu_qsbr_publish(). */
+	unsigned long v = __atomic_load_n(&r->ctr, __ATOMIC_ACQUIRE);
+
+	return v && urcu_gp_ctr_before(v, gp_ctr);
+}
+
+static const struct urcu__gp_ops gp_ops = {
+	.master_mb = master_mb,
+	.holds_gp = holds_gp,
+	.sleep_mb = master_mb,
+	.epoch_step = URCU_QSBR_GP_CTR,
+};
+
+URCU_API void synchronize_rcu(void)
+{
+	struct urcu_reader *self = &URCU_TLS(rcu_reader);
+	/* Only this thread writes its word: a plain read is exact. */
+	bool was_online = self->registered && self->ctr;
+
+	_urcu_qsbr_check_outside_section("synchronize_rcu() called from within "
+		"a read-side critical section");
+	/* An online caller would otherwise wait for itself. */
+	if (was_online)
+		_rcu_thread_offline();
+	urcu__synchronize(&urcu__flavor_gp_state, &urcu__flavor_registry, &rcu_gp, &gp_ops);
+	if (was_online)
+		_rcu_thread_online();
+}
+
+static void unregister_reader(struct urcu_reader *r)
+{
+	if (!r->registered)
+		urcu__misuse("rcu_unregister_thread() called by a thread that "
+			     "is not registered");
+	if (r->nesting)
+		urcu__misuse("rcu_unregister_thread() called from within a "
+			     "read-side critical section");
+	if (r->ctr)
+		_urcu_qsbr_publish(r, 0);	/* go offline first */
+	urcu__registry_remove(&urcu__flavor_registry, r);
+}
+
+static void reader_thread_exit(void *reader)
+{
+	unregister_reader(reader);
+}
+
+static void init(void)
+{
+	urcu__registry_setup(&urcu__flavor_registry, reader_thread_exit);
+}
+
+URCU_API void rcu_init(void)
+{
+	int err = pthread_once(&init_once, init);
+
+	if (err)
+		urcu__die("pthread_once", err);
+}
+
+/*
+ * Join the registry offline, then come online: a grace period that
+ * scanned before we joined ordered its removals before our registry
+ * lock acquisition, and one that scans later sees us.
+ */
+URCU_API void rcu_register_thread(void)
+{
+	rcu_init();
+	urcu__registry_add(&urcu__flavor_registry, &URCU_TLS(rcu_reader));
+	_rcu_thread_online();
+}
+
+URCU_API void rcu_unregister_thread(void)
+{
+	unregister_reader(&URCU_TLS(rcu_reader));
+}
+
+__attribute__((constructor))
+static void urcu_qsbr_constructor(void)
+{
+	rcu_init();
+}
+
+URCU_API DEFINE_RCU_FLAVOR(rcu_flavor);

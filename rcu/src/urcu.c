@@ -1,0 +1,142 @@
+/*
+ * urcu.c: the memb, mb and signal flavors.
+ *
+ * Built three times, with -DRCU_MEMBARRIER, -DRCU_MB or -DRCU_SIGNAL; the
+ * flavor header maps every generic name used below (rcu_read_lock,
+ * synchronize_rcu, rcu_gp, rcu_reader, ...) onto that flavor's prefixed
+ * symbol.  The flavors differ only in the barrier pair that gives readers
+ * store-load ordering (see gp-synchronize.h for the grace-period proof):
+ *
+ *   flavor  reader barrier        updater "master" barrier
+ *   memb    compiler barrier      membarrier(PRIVATE_EXPEDITED)
+ *           (full fence if the kernel lacks it: run-time fallback)
+ *   mb      full fence            full fence
+ *   signal  compiler barrier      SIGRCU to every reader, each runs a fence
+ */
+#include "flavor-internal.h"
+#include "export.h"
+#ifdef RCU_MEMBARRIER
+#include "membarrier.h"
+#endif
+#ifdef RCU_SIGNAL
+#include "signal-barrier.h"
+#endif
+
+URCU_API struct urcu_gp rcu_gp = { .ctr = URCU_GP_EPOCH_STEP | URCU_GP_COUNT };
+URCU_API DEFINE_URCU_TLS(struct urcu_reader, rcu_reader);
+#ifdef RCU_MEMBARRIER
+URCU_API int urcu_memb_has_sys_membarrier;
+#endif
+
+static pthread_once_t init_once = PTHREAD_ONCE_INIT;
+
+URCU_API void rcu_read_lock(void)
+{
+	_rcu_read_lock();
+}
+
+URCU_API void rcu_read_unlock(void)
+{
+	_rcu_read_unlock();
+}
+
+URCU_API int rcu_read_ongoing(void)
+{
+	return _rcu_read_ongoing();
+}
+
+/* Step (a) of a grace period, and the barrier before sleeping. */
+static void master_mb(struct cds_list_head *readers)
+{
+#if defined(RCU_MEMBARRIER)
+	(void) readers;
+	urcu__membarrier_master_mb(&urcu_memb_has_sys_membarrier);
+#elif defined(RCU_MB)
+	(void) readers;
+	cmm_smp_mb();			/* pairs with readers' cmm_smp_mb() */
+#else
+	urcu__signal_mb_readers(readers, SIGRCU);
+#endif
+}
+
+static const struct urcu__gp_ops gp_ops = {
+	.master_mb = master_mb,
+	.holds_gp = urcu__section_holds_gp,
+	.sleep_mb = master_mb,
+	.epoch_step = URCU_GP_EPOCH_STEP,
+};
+
+URCU_API void synchronize_rcu(void)
+{
+	if (_rcu_read_ongoing())
+		urcu__misuse("synchronize_rcu() called from within a read-side "
+			     "critical section: the grace period would wait "
+			     "for the caller forever");
+	urcu__synchronize(&urcu__flavor_gp_state, &urcu__flavor_registry, &rcu_gp, &gp_ops);
+}
+
+static void unregister_reader(struct urcu_reader *r)
+{
+	if (!r->registered)
+		urcu__misuse("rcu_unregister_thread() called by a thread that "
+			     "is not registered");
+	if (r->ctr & URCU_GP_CTR_NEST_MASK)
+		urcu__misuse("rcu_unregister_thread() called from within a "
+			     "read-side critical section");
+	urcu__registry_remove(&urcu__flavor_registry, r);
+}
+
+/* pthread key destructor: a registered thread is exiting. */
+static void reader_thread_exit(void *reader)
+{
+	unregister_reader(reader);
+}
+
+#ifdef RCU_SIGNAL
+static void sigrcu_handler(int sig, siginfo_t *info, void *context)
+{
+	(void) sig;
+	(void) info;
+	(void) context;
+	urcu__signal_ack(&URCU_TLS(rcu_reader).need_mb);
+}
+#endif
+
+static void init(void)
+{
+	urcu__registry_setup(&urcu__flavor_registry, reader_thread_exit);
+#if defined(RCU_MEMBARRIER)
+	/* Relaxed: published to readers by the registry lock / pthread_once. */
+	__atomic_store_n(&urcu_memb_has_sys_membarrier,
+			 urcu__membarrier_setup(), __ATOMIC_RELAXED);
+#elif defined(RCU_SIGNAL)
+	urcu__signal_install(SIGRCU, sigrcu_handler);
+#endif
+}
+
+URCU_API void rcu_init(void)
+{
+	int err = pthread_once(&init_once, init);
+
+	if (err)
+		urcu__die("pthread_once", err);
+}
+
+URCU_API void rcu_register_thread(void)
+{
+	rcu_init();
+	urcu__registry_add(&urcu__flavor_registry, &URCU_TLS(rcu_reader));
+}
+
+URCU_API void rcu_unregister_thread(void)
+{
+	unregister_reader(&URCU_TLS(rcu_reader));
+}
+
+__attribute__((constructor))
+static void urcu_constructor(void)
+{
+	rcu_init();
+}
+
+URCU_API DEFINE_RCU_FLAVOR(rcu_flavor);

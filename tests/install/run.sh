@@ -1,0 +1,78 @@
+#!/bin/bash
+# Use a staged installation the way a user would: for each pkg-config
+# module, compile liburcu_program.c with the flags pkg-config gives, as C
+# and as C++, then run the program against the staged libraries.
+#
+# usage: run.sh STAGE PREFIX LIBDIR OUTDIR SOURCE MODULE:CPPFLAGS...
+#   STAGE is the DESTDIR the install went to; PREFIX and LIBDIR are the
+#   values the .pc files were written for.
+# Environment: CC and CXX (default gcc and g++); EXTRA_FLAGS, added to
+# every compile and link (the sanitizer flags of instrumented builds).
+set -u
+
+if [ $# -lt 6 ]; then
+	echo "usage: $0 STAGE PREFIX LIBDIR OUTDIR SOURCE MODULE:CPPFLAGS..." >&2
+	exit 2
+fi
+stage=$1 prefix=$2 libdir=$3 outdir=$4 source=$5
+shift 5
+read -ra extra_flags <<< "${EXTRA_FLAGS:-}"
+
+# Only the staged .pc files count: a system-wide liburcu must not answer.
+export PKG_CONFIG_LIBDIR="$stage$libdir/pkgconfig"
+export PKG_CONFIG_SYSROOT_DIR="$stage"
+export PKG_CONFIG_ALLOW_SYSTEM_CFLAGS=1 PKG_CONFIG_ALLOW_SYSTEM_LIBS=1
+unset PKG_CONFIG_PATH
+export LD_LIBRARY_PATH="$stage$libdir"
+echo "install test: prefix $prefix, libdir $libdir, staged in $stage"
+mkdir -p "$outdir"
+
+# Print the liburcu-looking headers a compile used from outside the
+# stage, such as a system liburcu standing in for a header the install
+# left out.
+foreign_headers() {
+	tr -s ' ' '\n' < "$1" | grep '\.h$' \
+		| grep -E '/urcu/|/urcu[^/]*\.h$' | grep -v "^$stage/"
+}
+
+# Compile, check and run one module in one language; return non-zero
+# on any failure.
+check_one() {
+	local module=$1 lang=$2
+	local exe="$outdir/$module-$lang"
+	local pkgconfig_output
+	local -a cppflags pcflags compile
+	read -ra cppflags <<< "$3"
+	pkgconfig_output=$(pkg-config --cflags --libs "$module") || return 1
+	read -ra pcflags <<< "$pkgconfig_output"
+	if [ "$lang" = c ]; then
+		compile=("${CC:-gcc}")
+	else
+		compile=("${CXX:-g++}" -x c++)
+	fi
+	compile+=(-Wall -Wextra -Werror "${extra_flags[@]}" "${cppflags[@]}"
+		-MD -MF "$exe.d" "$source" -o "$exe" "${pcflags[@]}")
+	echo "${compile[*]}"
+	"${compile[@]}" || return 1
+	if foreign_headers "$exe.d"; then
+		echo "the program used the headers above instead of staged ones"
+		return 1
+	fi
+	"$exe"
+}
+
+passed=0 failed=0
+for case in "$@"; do
+	module=${case%%:*}
+	for lang in c c++; do
+		if check_one "$module" "$lang" "${case#*:}"; then
+			echo "PASS: $module ($lang)"
+			passed=$((passed + 1))
+		else
+			echo "FAIL: $module ($lang)"
+			failed=$((failed + 1))
+		fi
+	done
+done
+echo "install: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
