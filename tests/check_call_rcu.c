@@ -12,9 +12,9 @@
  *  - fork mode: each test runs in a fresh child, and creates (and tears
  *    down) all of its RCU state and threads itself;
  *  - threads other than the test thread never call ck_assert: they record
- *    failures (struct fail_log, counters) and the test thread asserts after
- *    pthread_join;
- *  - waits on other threads are bounded by WAIT_SECONDS scaled by
+ *    failures (harness_fail() of tests/harness/harness.h, counters) and the
+ *    test thread asserts after pthread_join;
+ *  - waits on other threads are bounded by HARNESS_WAIT_S scaled by
  *    CK_TIMEOUT_MULTIPLIER, stress phases run for a scaled time budget, and
  *    nothing asserts on speed.
  *
@@ -31,7 +31,6 @@
 #include <limits.h>
 #include <pthread.h>
 #include <sched.h>
-#include <stdarg.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -40,7 +39,6 @@
 #include <string.h>
 #include <sys/types.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <check.h>
@@ -50,6 +48,7 @@
 #include <urcu/ref.h>
 
 #include "callrcu/ops.h"
+#include "harness/harness.h"
 
 /*
  * The fork test's child starts a call_rcu worker after a multi-threaded
@@ -67,121 +66,27 @@ const char *__tsan_default_options(void)
  * Utilities.
  */
 
-/* Bound (before scaling) on waiting for another thread or for callbacks. */
-#define WAIT_SECONDS 20.0
 /* How long a reader holds the section a callback must wait for. */
 #define HOLD_MS 200
 
 /* The flavor under test; set first thing by every flavor-looped test. */
 static const struct crcu_ops *ops;
 
-static double time_mult(void)
-{
-	const char *s = getenv("CK_TIMEOUT_MULTIPLIER");
-	double m;
-	char *end;
-
-	if (!s || !*s)
-		return 1.0;
-	m = strtod(s, &end);
-	if (end == s || m < 1.0)
-		return 1.0;
-	return m;
-}
-
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double) ts.tv_sec + (double) ts.tv_nsec / 1e9;
-}
-
-static double deadline_in(double seconds)
-{
-	return now_s() + seconds * time_mult();
-}
-
-/* Sleeps the whole time even when signals (SIGRCU) interrupt it. */
-static void sleep_ms(long ms)
-{
-	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
-
-	while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
-		;
-}
-
-/* Wait until *flag is nonzero; false after WAIT_SECONDS (scaled). */
-static bool wait_flag(atomic_int *flag)
-{
-	double deadline = deadline_in(WAIT_SECONDS);
-
-	while (!atomic_load(flag)) {
-		if (now_s() > deadline)
-			return false;
-		sleep_ms(1);
-	}
-	return true;
-}
-
-/* Wait until *count reaches @target; false after WAIT_SECONDS (scaled). */
+/* Wait until *count reaches @target; false after HARNESS_WAIT_S (scaled). */
 static bool wait_count(atomic_long *count, long target)
 {
-	double deadline = deadline_in(WAIT_SECONDS);
+	double deadline = harness_deadline(HARNESS_WAIT_S);
 
 	while (atomic_load(count) < target) {
-		if (now_s() > deadline)
+		if (harness_past(deadline))
 			return false;
-		sleep_ms(1);
+		harness_sleep_ms(1);
 	}
 	return true;
-}
-
-/* Failures seen by threads other than the test thread. */
-struct fail_log {
-	atomic_int count;
-	atomic_int claimed;
-	char first[256];
-};
-
-static struct fail_log fails;
-
-static void fail_record(const char *fmt, ...)
-	__attribute__((format(printf, 1, 2)));
-
-static void fail_record(const char *fmt, ...)
-{
-	va_list ap;
-
-	/* The first failure's text is kept; later ones only count. */
-	if (atomic_fetch_add(&fails.count, 1) == 0) {
-		va_start(ap, fmt);
-		vsnprintf(fails.first, sizeof(fails.first), fmt, ap);
-		va_end(ap);
-		atomic_store(&fails.claimed, 1);
-	}
 }
 
 /* Test thread, after joining everyone: no failure may have been recorded. */
-#define ck_assert_no_fail()						\
-	ck_assert_msg(atomic_load(&fails.count) == 0,			\
-		      "%s: %d failure(s) in other threads; first: %s",	\
-		      ops ? ops->name : "-", atomic_load(&fails.count),	\
-		      atomic_load(&fails.claimed) ? fails.first : "?")
-
-static void start_thread(pthread_t *tid, void *(*fn)(void *), void *arg)
-{
-	int err = pthread_create(tid, NULL, fn, arg);
-
-	ck_assert_msg(err == 0, "pthread_create: %s", strerror(err));
-}
-
-static void join_thread(pthread_t tid)
-{
-	int err = pthread_join(tid, NULL);
-
-	ck_assert_msg(err == 0, "pthread_join: %s", strerror(err));
-}
+#define ck_assert_no_fail()	harness_assert_no_failures(ops ? ops->name : "-")
 
 /*
  * Flavor-independent thread roles.  A "caller" is a thread that uses
@@ -328,9 +233,9 @@ START_TEST(test_many_callbacks)
 	ops = crcu_ops_table[_i];
 	track_alloc(MANY_TOTAL);
 	for (t = 0; t < 2; t++)
-		start_thread(&tids[t], queue_range_thread, &halves[t]);
+		harness_spawn(&tids[t], queue_range_thread, &halves[t]);
 	for (t = 0; t < 2; t++)
-		join_thread(tids[t]);
+		harness_join(tids[t]);
 	ops->barrier();
 	ck_assert_int_eq(atomic_load(&ran), MANY_TOTAL);
 	ck_assert_ran(0, MANY_TOTAL, 1);
@@ -376,12 +281,12 @@ static void *holding_reader(void *arg)
 	p = rcu_dereference(published);
 	atomic_store(&reader_inside, 1);
 	if (!p) {
-		fail_record("reader found nothing published");
+		harness_fail("reader found nothing published");
 	} else {
-		sleep_ms(HOLD_MS);
+		harness_sleep_ms(HOLD_MS);
 		if (atomic_load(&p->value) != 42)
-			fail_record("object reclaimed under the reader "
-				    "(value %d)", atomic_load(&p->value));
+			harness_fail("object reclaimed under the reader "
+				     "(value %d)", atomic_load(&p->value));
 	}
 	atomic_store(&reader_left, 1);
 	ops->fl->read_unlock();
@@ -400,13 +305,13 @@ START_TEST(test_callback_waits_for_reader)
 	atomic_store(&obj.value, 42);
 	rcu_assign_pointer(published, &obj);
 	caller_enter();
-	start_thread(&reader, holding_reader, NULL);
-	inside = wait_flag(&reader_inside);
+	harness_spawn(&reader, holding_reader, NULL);
+	inside = harness_wait_flag(&reader_inside);
 	rcu_assign_pointer(published, NULL);
 	ops->call_rcu(&obj.head, check_left_cb);
 	caller_offline();
-	ran_cb = wait_flag(&cb_ran);
-	join_thread(reader);
+	ran_cb = harness_wait_flag(&cb_ran);
+	harness_join(reader);
 	ops->barrier();
 	caller_online();
 	caller_exit();
@@ -441,8 +346,8 @@ static void chain_cb(struct rcu_head *head)
 
 	if (l->depth > 0
 	    && atomic_load(&link_runs[l->chain][l->depth - 1]) != 1)
-		fail_record("link %d.%d ran before its parent", l->chain,
-			    l->depth);
+		harness_fail("link %d.%d ran before its parent", l->chain,
+			     l->depth);
 	atomic_fetch_add(&link_runs[l->chain][l->depth], 1);
 	atomic_fetch_add(&links_done, 1);
 	if (l->depth + 1 < CHAIN_LEN)
@@ -469,9 +374,9 @@ START_TEST(test_nested_call_rcu)
 	 * each round advances every chain by one link at least; the time
 	 * bound only turns a hang into a failure message.
 	 */
-	deadline = deadline_in(WAIT_SECONDS);
+	deadline = harness_deadline(HARNESS_WAIT_S);
 	while (atomic_load(&links_done) < CHAINS * CHAIN_LEN
-	       && now_s() < deadline)
+	       && !harness_past(deadline))
 		ops->barrier();
 	ops->barrier();
 	caller_online();
@@ -738,9 +643,9 @@ START_TEST(test_per_cpu_workers)
 	ops->call_rcu_data_free(other);
 
 	for (t = 0; t < 2; t++)
-		start_thread(&tids[t], queue_on_cpu_workers_thread, &halves[t]);
+		harness_spawn(&tids[t], queue_on_cpu_workers_thread, &halves[t]);
 	for (t = 0; t < 2; t++)
-		join_thread(tids[t]);
+		harness_join(tids[t]);
 	ops->barrier();
 	ck_assert_ran(0, 2 * PER_CPU_EACH, 1);
 	ck_assert_msg(atomic_load(&not_on_cpu_worker) == 0,
@@ -794,13 +699,13 @@ START_TEST(test_free_all_cpu_under_load)
 	track_alloc(CHURN_POOL);
 	ck_assert_int_eq(ops->create_all_cpu_call_rcu_data(0), 0);
 	for (t = 0; t < 2; t++)
-		start_thread(&tids[t], churn_thread, (void *) (intptr_t) t);
-	sleep_ms(20);
+		harness_spawn(&tids[t], churn_thread, (void *) (intptr_t) t);
+	harness_sleep_ms(20);
 	ops->free_all_cpu_call_rcu_data();
-	sleep_ms(20);
+	harness_sleep_ms(20);
 	atomic_store(&churn_stop, 1);
 	for (t = 0; t < 2; t++)
-		join_thread(tids[t]);
+		harness_join(tids[t]);
 	ops->barrier();
 	for (t = 0; t < 2; t++) {
 		long begin = t * (CHURN_POOL / 2);
@@ -862,7 +767,7 @@ END_TEST
 
 static void slow_cb(struct rcu_head *head)
 {
-	sleep_ms(SLOW_MS);
+	harness_sleep_ms(SLOW_MS);
 	track_cb(head);
 }
 
@@ -895,13 +800,13 @@ START_TEST(test_barrier_covers_all_workers)
 	crdp = ops->create_call_rcu_data(0, -1);
 	ck_assert_ptr_nonnull(crdp);
 	helper_crdp = crdp;
-	start_thread(&tid, queue_slow_thread, &r1);
-	join_thread(tid);
+	harness_spawn(&tid, queue_slow_thread, &r1);
+	harness_join(tid);
 	helper_crdp = NULL;
 	/* Per-CPU workers, used by a registered thread. */
 	ck_assert_int_eq(ops->create_all_cpu_call_rcu_data(0), 0);
-	start_thread(&tid, queue_slow_thread, &r2);
-	join_thread(tid);
+	harness_spawn(&tid, queue_slow_thread, &r2);
+	harness_join(tid);
 	/* The default worker, used by an unregistered thread. */
 	for (i = 2 * SLOW_EACH; i < 3 * SLOW_EACH; i++)
 		ops->call_rcu(&objs[i].head, slow_cb);
@@ -950,10 +855,10 @@ START_TEST(test_poll_completes_alone)
 	caller_enter();
 	state = ops->start_poll_synchronize_rcu();
 	caller_offline();
-	deadline = deadline_in(WAIT_SECONDS);
+	deadline = harness_deadline(HARNESS_WAIT_S);
 	while (!(done = ops->poll_state_synchronize_rcu(state))
-	       && now_s() < deadline)
-		sleep_ms(1);
+	       && !harness_past(deadline))
+		harness_sleep_ms(1);
 	ops->barrier();
 	caller_online();
 	caller_exit();
@@ -968,8 +873,8 @@ static void *parked_reader(void *arg)
 	caller_enter();
 	ops->fl->read_lock();
 	atomic_store(&reader_inside, 1);
-	if (!wait_flag(&reader_release))
-		fail_record("reader never released");
+	if (!harness_wait_flag(&reader_release))
+		harness_fail("reader never released");
 	atomic_store(&reader_left, 1);
 	ops->fl->read_unlock();
 	caller_quiescent();
@@ -987,23 +892,23 @@ START_TEST(test_poll_waits_for_reader)
 
 	ops = crcu_ops_table[_i];
 	caller_enter();
-	start_thread(&reader, parked_reader, NULL);
-	inside = wait_flag(&reader_inside);
+	harness_spawn(&reader, parked_reader, NULL);
+	inside = harness_wait_flag(&reader_inside);
 	state = ops->start_poll_synchronize_rcu();
 	caller_offline();
 	for (k = 0; k < 5; k++) {
-		sleep_ms(20);
+		harness_sleep_ms(20);
 		if (ops->poll_state_synchronize_rcu(state))
 			early++;
 	}
 	atomic_store(&reader_release, 1);
-	deadline = deadline_in(WAIT_SECONDS);
+	deadline = harness_deadline(HARNESS_WAIT_S);
 	while (!(done = ops->poll_state_synchronize_rcu(state))
-	       && now_s() < deadline)
-		sleep_ms(1);
+	       && !harness_past(deadline))
+		harness_sleep_ms(1);
 	if (done)
 		left_when_done = atomic_load(&reader_left);
-	join_thread(reader);
+	harness_join(reader);
 	ops->barrier();
 	caller_online();
 	caller_exit();
@@ -1030,8 +935,15 @@ END_TEST
  * for writing then).  A fork in the middle of an enqueue would leave the
  * child a queue whose last link is never written; the gate is the
  * application-side coordination fork() needs anyway.
+ *
+ * While `storm_hold` is set the storm pauses (before taking the gate), so
+ * that call_rcu_before_fork() finds the workers' queues empty and can park
+ * them; a storm that never lets a queue drain would keep its worker busy.
+ * The gate is only taken after call_rcu_before_fork(), never before it,
+ * so the test's locks and the library's are always taken in one order.
  */
 static pthread_rwlock_t storm_gate;
+static atomic_int storm_hold;
 static atomic_int storm_stop;
 static atomic_long storm_queued[2];
 
@@ -1056,8 +968,10 @@ static void *storm_thread(void *arg)
 	for (i = begin; i < begin + STORM_POOL; i++) {
 		if (atomic_load(&storm_stop))
 			break;
-		/* QSBR: offline while it may block on the gate. */
+		/* QSBR: offline while it may wait. */
 		caller_offline();
+		while (atomic_load(&storm_hold))
+			harness_sleep_ms(1);
 		pthread_rwlock_rdlock(&storm_gate);
 		caller_online();
 		ops->call_rcu(&objs[i].head, track_cb);
@@ -1065,7 +979,7 @@ static void *storm_thread(void *arg)
 		pthread_rwlock_unlock(&storm_gate);
 		/* Pace the storm so that the pool outlasts the fork. */
 		if ((i & 255) == 255)
-			sleep_ms(1);
+			harness_sleep_ms(1);
 	}
 	caller_exit();
 	return NULL;
@@ -1126,24 +1040,24 @@ START_TEST(test_fork_during_storm)
 	atomic_store(&ran, 0);
 
 	for (t = 0; t < 2; t++)
-		start_thread(&tids[t], storm_thread, (void *) (intptr_t) t);
+		harness_spawn(&tids[t], storm_thread, (void *) (intptr_t) t);
 	{
-		double deadline = deadline_in(WAIT_SECONDS);
+		double deadline = harness_deadline(HARNESS_WAIT_S);
 
 		while ((atomic_load(&storm_queued[0]) < 1000
 			|| atomic_load(&storm_queued[1]) < 1000)
-		       && now_s() < deadline)
-			sleep_ms(1);
-		started = now_s() < deadline;
+		       && !harness_past(deadline))
+			harness_sleep_ms(1);
+		started = !harness_past(deadline);
 	}
 
-	pthread_rwlock_wrlock(&storm_gate);
+	atomic_store(&storm_hold, 1);
 	ops->call_rcu_before_fork();
 	if (ops->flavor_before_fork)
 		ops->flavor_before_fork();
 	/* Let the storm queue more on the parked workers. */
-	pthread_rwlock_unlock(&storm_gate);
-	sleep_ms(5);
+	atomic_store(&storm_hold, 0);
+	harness_sleep_ms(5);
 	pthread_rwlock_wrlock(&storm_gate);
 	pid = fork();
 	if (pid == 0) {
@@ -1157,10 +1071,10 @@ START_TEST(test_fork_during_storm)
 	ops->call_rcu_after_fork_parent();
 	pthread_rwlock_unlock(&storm_gate);
 
-	sleep_ms(20);
+	harness_sleep_ms(20);
 	atomic_store(&storm_stop, 1);
 	for (t = 0; t < 2; t++)
-		join_thread(tids[t]);
+		harness_join(tids[t]);
 	ops->barrier();
 	ck_assert_msg(pid > 0, "fork: %s", strerror(errno));
 	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
@@ -1210,21 +1124,31 @@ static void defer_range(long begin, long end)
 	}
 }
 
+/*
+ * Register for defer_rcu, queue @n deferred calls and have @drain run them
+ * all; then unregister, unless @drain did.  None may run again afterwards.
+ */
+static void defer_drained_by(long n, void (*drain)(void), bool unregisters)
+{
+	track_alloc(n);
+	caller_enter();
+	ck_assert_int_eq(ops->defer_register_thread(), 0);
+	defer_range(0, n);
+	drain();
+	ck_assert_int_eq(atomic_load(&ran), n);
+	ck_assert_ran(0, n, 1);
+	if (!unregisters)
+		ops->defer_unregister_thread();
+	caller_exit();
+	ck_assert_int_eq(atomic_load(&ran), n);
+	track_free();
+}
+
 /* Queue more entries than the ring holds: the full path drains inline. */
 START_TEST(test_defer_queue_full)
 {
 	ops = crcu_ops_table[_i];
-	track_alloc(DEFER_MANY);
-	caller_enter();
-	ck_assert_int_eq(ops->defer_register_thread(), 0);
-	defer_range(0, DEFER_MANY);
-	ops->defer_barrier();
-	ck_assert_int_eq(atomic_load(&ran), DEFER_MANY);
-	ck_assert_ran(0, DEFER_MANY, 1);
-	ops->defer_unregister_thread();
-	caller_exit();
-	ck_assert_int_eq(atomic_load(&ran), DEFER_MANY);
-	track_free();
+	defer_drained_by(DEFER_MANY, ops->defer_barrier, false);
 }
 END_TEST
 
@@ -1236,7 +1160,7 @@ static void *defer_range_thread(void *arg)
 	caller_enter();
 	err = ops->defer_register_thread();
 	if (err) {
-		fail_record("rcu_defer_register_thread: %d", err);
+		harness_fail("rcu_defer_register_thread: %d", err);
 	} else {
 		defer_range(r->begin, r->end);
 		ops->defer_barrier();
@@ -1257,9 +1181,9 @@ START_TEST(test_defer_two_threads)
 	ops = crcu_ops_table[_i];
 	track_alloc(2 * DEFER_MANY);
 	for (t = 0; t < 2; t++)
-		start_thread(&tids[t], defer_range_thread, &halves[t]);
+		harness_spawn(&tids[t], defer_range_thread, &halves[t]);
 	for (t = 0; t < 2; t++)
-		join_thread(tids[t]);
+		harness_join(tids[t]);
 	ck_assert_no_fail();
 	ck_assert_int_eq(atomic_load(&ran), 2 * DEFER_MANY);
 	ck_assert_ran(0, 2 * DEFER_MANY, 1);
@@ -1271,15 +1195,7 @@ END_TEST
 START_TEST(test_defer_unregister_drains)
 {
 	ops = crcu_ops_table[_i];
-	track_alloc(100);
-	caller_enter();
-	ck_assert_int_eq(ops->defer_register_thread(), 0);
-	defer_range(0, 100);
-	ops->defer_unregister_thread();
-	ck_assert_int_eq(atomic_load(&ran), 100);
-	ck_assert_ran(0, 100, 1);
-	caller_exit();
-	track_free();
+	defer_drained_by(100, ops->defer_unregister_thread, true);
 }
 END_TEST
 
@@ -1287,38 +1203,26 @@ END_TEST
 START_TEST(test_defer_barrier_thread)
 {
 	ops = crcu_ops_table[_i];
-	track_alloc(100);
-	caller_enter();
-	ck_assert_int_eq(ops->defer_register_thread(), 0);
-	defer_range(0, 100);
-	ops->defer_barrier_thread();
-	ck_assert_int_eq(atomic_load(&ran), 100);
-	ck_assert_ran(0, 100, 1);
-	ops->defer_unregister_thread();
-	caller_exit();
-	track_free();
+	defer_drained_by(100, ops->defer_barrier_thread, false);
 }
 END_TEST
 
 /* Without any barrier, the background thread drains the queue. */
-START_TEST(test_defer_background_drain)
+static void wait_background_drain(void)
 {
 	bool done;
 
-	ops = crcu_ops_table[_i];
-	track_alloc(100);
-	caller_enter();
-	ck_assert_int_eq(ops->defer_register_thread(), 0);
-	defer_range(0, 100);
 	caller_offline();
-	done = wait_count(&ran, 100);
+	done = wait_count(&ran, n_objs);
 	caller_online();
-	ck_assert_msg(done, "%s: %ld of 100 deferred calls ran", ops->name,
-		      atomic_load(&ran));
-	ck_assert_ran(0, 100, 1);
-	ops->defer_unregister_thread();
-	caller_exit();
-	track_free();
+	ck_assert_msg(done, "%s: %ld of %ld deferred calls ran", ops->name,
+		      atomic_load(&ran), n_objs);
+}
+
+START_TEST(test_defer_background_drain)
+{
+	ops = crcu_ops_table[_i];
+	defer_drained_by(100, wait_background_drain, false);
 }
 END_TEST
 
@@ -1467,6 +1371,59 @@ START_TEST(test_qsbr_free_all_cpu_online)
 }
 END_TEST
 
+/*
+ * rcu_defer_unregister_thread() by an online thread while another thread's
+ * unregistration waits for a grace period (to drain its queue): the
+ * second caller must not block while online, or that grace period would
+ * wait for it.
+ */
+static atomic_int defer_b_ready, defer_a_started;
+
+static void *defer_unregister_waiting_thread(void *arg)
+{
+	(void) arg;
+	caller_enter();
+	if (ops->defer_register_thread() != 0) {
+		harness_fail("rcu_defer_register_thread failed");
+		atomic_store(&defer_a_started, 1);
+		caller_exit();
+		return NULL;
+	}
+	ops->defer_rcu(defer_cb, &objs[0]);
+	caller_offline();
+	if (!harness_wait_flag(&defer_b_ready))
+		harness_fail("the other thread never got ready");
+	caller_online();
+	atomic_store(&defer_a_started, 1);
+	/* Drains one entry: a grace period that waits for the other thread. */
+	ops->defer_unregister_thread();
+	caller_exit();
+	return NULL;
+}
+
+START_TEST(test_qsbr_defer_unregister_online)
+{
+	pthread_t tid;
+
+	ops = &crcu_ops_qsbr;
+	track_alloc(1);
+	caller_enter();
+	ck_assert_int_eq(ops->defer_register_thread(), 0);
+	harness_spawn(&tid, defer_unregister_waiting_thread, NULL);
+	atomic_store(&defer_b_ready, 1);
+	/* Online, no quiescent state: the other thread's drain waits. */
+	while (!atomic_load(&defer_a_started))
+		;
+	harness_sleep_ms(50);
+	ops->defer_unregister_thread();
+	caller_exit();
+	harness_join(tid);
+	harness_assert_no_failures(ops->name);
+	ck_assert_ran(0, 1, 1);
+	track_free();
+}
+END_TEST
+
 /* ------------------------------------------------------------------------
  * (10) urcu_ref.
  */
@@ -1553,7 +1510,7 @@ static void *ref_churn_thread(void *arg)
 	(void) arg;
 	for (i = 0; i < REF_ITERS; i++) {
 		if (!urcu_ref_get_unless_zero(&shared_ref)) {
-			fail_record("get_unless_zero failed on a live object");
+			harness_fail("get_unless_zero failed on a live object");
 			break;
 		}
 		urcu_ref_put(&shared_ref, shared_release);
@@ -1568,9 +1525,9 @@ START_TEST(test_urcu_ref_concurrent)
 
 	urcu_ref_init(&shared_ref);
 	for (t = 0; t < 2; t++)
-		start_thread(&tids[t], ref_churn_thread, NULL);
+		harness_spawn(&tids[t], ref_churn_thread, NULL);
 	for (t = 0; t < 2; t++)
-		join_thread(tids[t]);
+		harness_join(tids[t]);
 	ck_assert_no_fail();
 	ck_assert_int_eq(atomic_load(&shared_releases), 0);
 	ck_assert_int_eq(__atomic_load_n(&shared_ref.refcount,
@@ -1626,94 +1583,94 @@ END_TEST
  * Suite.
  */
 
+/*
+ * The signal flavor's iterations of every looped test, tagged
+ * "signal_blocking" so that TSan runs leave them out
+ * (CK_EXCLUDE_TAGS=signal_blocking, tests/SConscript).  In them, registered
+ * signal-flavor threads wait in raw futex system calls (idle call_rcu
+ * workers, rcu_barrier() callers) while another thread's grace period
+ * sends them SIGRCU.  The kernel runs the handler at once, but
+ * ThreadSanitizer's runtime defers asynchronous signals until the thread
+ * reaches an intercepted call, which a thread blocked in syscall(2) never
+ * does, so under TSan those grace periods wait until the Check timeout.
+ * Plain and ASan runs include the case.
+ */
+static TCase *tc_signal;
+
+/*
+ * Adds @test looped over crcu_ops_table[] (the loop index picks the
+ * flavor): the signal flavor's iteration to tc_signal, the others to @tc.
+ */
+static void add_per_flavor(TCase *tc, const TTest *test)
+{
+	tcase_add_loop_test(tc, test, 0, CRCU_SIGNAL);
+	tcase_add_loop_test(tc_signal, test, CRCU_SIGNAL, CRCU_SIGNAL + 1);
+	tcase_add_loop_test(tc, test, CRCU_SIGNAL + 1, N_CRCU_FLAVORS);
+}
+
 static Suite *call_rcu_suite(void)
 {
 	Suite *s = suite_create("call_rcu");
 	TCase *tc;
 
-	tc = tcase_create("api");
-	tcase_set_timeout(tc, 30);
-	tcase_add_loop_test(tc, test_free_default_ignored, 0, N_CRCU_FLAVORS);
-	tcase_add_loop_test(tc, test_thread_worker, 0, N_CRCU_FLAVORS);
-	tcase_add_loop_test(tc, test_thread_worker_rt, 0, N_CRCU_FLAVORS);
-	tcase_add_loop_test(tc, test_fifo_order, 0, N_CRCU_FLAVORS);
-	tcase_add_loop_test(tc, test_per_cpu_workers, 0, N_CRCU_FLAVORS);
-	tcase_add_loop_test(tc, test_get_call_rcu_data_precedence, 0,
-			    N_CRCU_FLAVORS);
-	tcase_add_loop_test(tc, test_flavor_table_update_ops, 0,
-			    N_CRCU_FLAVORS);
-	suite_add_tcase(s, tc);
+	tc_signal = harness_tcase(s, "signal_flavor", 60);
+	tcase_set_tags(tc_signal, "signal_blocking");
 
-	tc = tcase_create("grace_period");
-	tcase_set_timeout(tc, 30);
-	tcase_add_loop_test(tc, test_callback_waits_for_reader, 0,
-			    N_CRCU_FLAVORS);
-	tcase_add_loop_test(tc, test_nested_call_rcu, 0, N_CRCU_FLAVORS);
-	tcase_add_loop_test(tc, test_barrier_covers_all_workers, 0,
-			    N_CRCU_FLAVORS);
-	suite_add_tcase(s, tc);
+	tc = harness_tcase(s, "api", 30);
+	add_per_flavor(tc, test_free_default_ignored);
+	add_per_flavor(tc, test_thread_worker);
+	add_per_flavor(tc, test_thread_worker_rt);
+	add_per_flavor(tc, test_fifo_order);
+	add_per_flavor(tc, test_per_cpu_workers);
+	add_per_flavor(tc, test_get_call_rcu_data_precedence);
+	add_per_flavor(tc, test_flavor_table_update_ops);
 
-	tc = tcase_create("poll");
-	tcase_set_timeout(tc, 30);
-	tcase_add_loop_test(tc, test_poll_after_synchronize, 0, N_CRCU_FLAVORS);
-	tcase_add_loop_test(tc, test_poll_completes_alone, 0, N_CRCU_FLAVORS);
-	tcase_add_loop_test(tc, test_poll_waits_for_reader, 0, N_CRCU_FLAVORS);
-	suite_add_tcase(s, tc);
+	tc = harness_tcase(s, "grace_period", 30);
+	add_per_flavor(tc, test_callback_waits_for_reader);
+	add_per_flavor(tc, test_nested_call_rcu);
+	add_per_flavor(tc, test_barrier_covers_all_workers);
 
-	tc = tcase_create("concurrent");
-	tcase_set_timeout(tc, 60);
-	tcase_add_loop_test(tc, test_many_callbacks, 0, N_CRCU_FLAVORS);
-	tcase_add_loop_test(tc, test_free_all_cpu_under_load, 0,
-			    N_CRCU_FLAVORS);
-	tcase_add_loop_test(tc, test_fork_during_storm, 0, N_CRCU_FLAVORS);
-	suite_add_tcase(s, tc);
+	tc = harness_tcase(s, "poll", 30);
+	add_per_flavor(tc, test_poll_after_synchronize);
+	add_per_flavor(tc, test_poll_completes_alone);
+	add_per_flavor(tc, test_poll_waits_for_reader);
 
-	tc = tcase_create("defer");
-	tcase_set_timeout(tc, 30);
-	tcase_add_loop_test(tc, test_defer_queue_full, 0, N_CRCU_FLAVORS);
-	tcase_add_loop_test(tc, test_defer_two_threads, 0, N_CRCU_FLAVORS);
-	tcase_add_loop_test(tc, test_defer_unregister_drains, 0,
-			    N_CRCU_FLAVORS);
-	tcase_add_loop_test(tc, test_defer_barrier_thread, 0, N_CRCU_FLAVORS);
-	tcase_add_loop_test(tc, test_defer_background_drain, 0,
-			    N_CRCU_FLAVORS);
-	suite_add_tcase(s, tc);
+	tc = harness_tcase(s, "concurrent", 60);
+	add_per_flavor(tc, test_many_callbacks);
+	add_per_flavor(tc, test_free_all_cpu_under_load);
+	add_per_flavor(tc, test_fork_during_storm);
 
-	tc = tcase_create("alloc_failure");
-	tcase_set_timeout(tc, 10);
-	tcase_add_loop_test(tc, test_alloc_fail_errors, 0, N_CRCU_FLAVORS);
-	tcase_add_loop_test(tc, test_alloc_fail_set_cpu, 0, N_CRCU_FLAVORS);
-	tcase_add_loop_test(tc, test_alloc_fail_call_rcu_fallback, 0,
-			    N_CRCU_FLAVORS);
-	tcase_add_loop_test(tc, test_alloc_fail_poll, 0, N_CRCU_FLAVORS);
-	suite_add_tcase(s, tc);
+	tc = harness_tcase(s, "defer", 30);
+	add_per_flavor(tc, test_defer_queue_full);
+	add_per_flavor(tc, test_defer_two_threads);
+	add_per_flavor(tc, test_defer_unregister_drains);
+	add_per_flavor(tc, test_defer_barrier_thread);
+	add_per_flavor(tc, test_defer_background_drain);
 
-	tc = tcase_create("qsbr_online");
-	tcase_set_timeout(tc, 30);
+	tc = harness_tcase(s, "alloc_failure", 10);
+	add_per_flavor(tc, test_alloc_fail_errors);
+	add_per_flavor(tc, test_alloc_fail_set_cpu);
+	add_per_flavor(tc, test_alloc_fail_call_rcu_fallback);
+	add_per_flavor(tc, test_alloc_fail_poll);
+
+	tc = harness_tcase(s, "qsbr_online", 30);
 	tcase_add_test(tc, test_qsbr_barrier_online);
 	tcase_add_test(tc, test_qsbr_free_online);
 	tcase_add_test(tc, test_qsbr_free_all_cpu_online);
-	suite_add_tcase(s, tc);
+	tcase_add_test(tc, test_qsbr_defer_unregister_online);
 
-	tc = tcase_create("ref");
+	tc = harness_tcase(s, "ref", 0);
 	tcase_add_test(tc, test_urcu_ref);
 	tcase_add_test_raise_signal(tc, test_urcu_ref_get_overflow_aborts,
 				    SIGABRT);
 	tcase_add_test_raise_signal(tc, test_urcu_ref_put_underflow_aborts,
 				    SIGABRT);
 	tcase_add_test(tc, test_urcu_ref_concurrent);
-	suite_add_tcase(s, tc);
 
 	return s;
 }
 
 int main(void)
 {
-	SRunner *sr = srunner_create(call_rcu_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_ENV);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return harness_run_suite(call_rcu_suite());
 }

@@ -7,7 +7,8 @@
  *  - fork mode; every test creates and tears down all of its RCU state and
  *    threads itself;
  *  - worker threads never call ck_assert: they record failures in a
- *    `struct fail_log` and the test thread asserts after pthread_join;
+ *    `struct harness_fail_log` (tests/harness/harness.h) and the test
+ *    thread asserts after pthread_join;
  *  - stress phases run for a time budget scaled by CK_TIMEOUT_MULTIPLIER,
  *    and only progress (a small number of grace periods) is asserted, never
  *    speed;
@@ -23,10 +24,11 @@
  *    to be 0 while the thread is offline.
  *  - bp: a thread may use read_lock without registering.
  *
- * Build: this file plus tests/flavors/{memb,mb,signal,qsbr,bp,table}.c,
- * linked with every flavor library, urcu-common, Check and -pthread.  The
- * memb tests also need tests/helpers/memb_fallback.c built as an
- * executable named memb_fallback in the same directory as this test.
+ * Build: this file plus tests/flavors/{memb,mb,signal,qsbr,bp,table}.c and
+ * tests/harness/harness.c, linked with every flavor library, urcu-common,
+ * Check and -pthread.  The memb tests also need tests/helpers/memb_fallback.c
+ * built as an executable named memb_fallback in the same directory as this
+ * test.
  * TSan runs set CK_EXCLUDE_TAGS=signal_blocking (see flavors_suite()).
  */
 #define _GNU_SOURCE
@@ -37,7 +39,6 @@
 #include <linux/membarrier.h>
 #include <pthread.h>
 #include <spawn.h>
-#include <stdarg.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -45,7 +46,6 @@
 #include <sys/syscall.h>
 #include <sys/types.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <check.h>
@@ -53,6 +53,7 @@
 #include <urcu/pointer.h>
 
 #include "flavors/flavors.h"
+#include "harness/harness.h"
 
 extern char **environ;
 
@@ -64,98 +65,6 @@ extern char **environ;
 #define HOLD_MS 300
 /* Grace periods an updater must complete during a stress phase. */
 #define MIN_GRACE_PERIODS 10
-/* Upper bound (before scaling) on waiting for another thread's signal. */
-#define WAIT_FLAG_SECONDS 20.0
-
-static double time_mult(void)
-{
-	const char *s = getenv("CK_TIMEOUT_MULTIPLIER");
-	double m;
-	char *end;
-
-	if (!s || !*s)
-		return 1.0;
-	m = strtod(s, &end);
-	if (end == s || m < 1.0)
-		return 1.0;
-	return m;
-}
-
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double) ts.tv_sec + (double) ts.tv_nsec / 1e9;
-}
-
-static void sleep_ms(long ms)
-{
-	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
-
-	while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
-		;
-}
-
-/*
- * Wait until *flag becomes nonzero.  Returns 1 when it did, 0 after
- * WAIT_FLAG_SECONDS * multiplier (the caller records that as a failure;
- * the bound only exists to produce a better message than the Check timeout).
- */
-static int wait_flag(atomic_int *flag)
-{
-	double deadline = now_s() + WAIT_FLAG_SECONDS * time_mult();
-
-	while (!atomic_load(flag)) {
-		if (now_s() > deadline)
-			return 0;
-		sleep_ms(1);
-	}
-	return 1;
-}
-
-/* Failure log shared by worker threads; read by the test thread. */
-struct fail_log {
-	atomic_int count;
-	atomic_int claimed;
-	char first[256];
-};
-
-static void fail_log_record(struct fail_log *log, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static void fail_log_record(struct fail_log *log, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (atomic_fetch_add(&log->count, 1) == 0) {
-		va_start(ap, fmt);
-		vsnprintf(log->first, sizeof(log->first), fmt, ap);
-		va_end(ap);
-		atomic_store(&log->claimed, 1);
-	}
-}
-
-/* Call only after every thread that may record into @log was joined. */
-#define ck_assert_no_failures(log, tf)					\
-	ck_assert_msg(atomic_load(&(log)->count) == 0,			\
-		      "[%s] %d failure(s) in worker threads, first: %s",	\
-		      (tf)->name, atomic_load(&(log)->count),		\
-		      atomic_load(&(log)->claimed) ? (log)->first : "?")
-
-static void start_thread(pthread_t *tid, void *(*fn)(void *), void *arg)
-{
-	int ret = pthread_create(tid, NULL, fn, arg);
-
-	ck_assert_msg(ret == 0, "pthread_create: %s", strerror(ret));
-}
-
-static void join_thread(pthread_t tid)
-{
-	int ret = pthread_join(tid, NULL);
-
-	ck_assert_msg(ret == 0, "pthread_join: %s", strerror(ret));
-}
 
 /*
  * Park a reader that has left its last read-side critical section until
@@ -164,12 +73,12 @@ static void join_thread(pthread_t tid)
  * from the usual online state).
  */
 static void reader_park(const struct test_flavor *tf, atomic_int *release,
-			struct fail_log *log)
+			struct harness_fail_log *log)
 {
 	if (tf->is_qsbr)
 		tf->fl->thread_offline();
-	if (!wait_flag(release))
-		fail_log_record(log, "reader: timed out waiting for release");
+	if (!harness_wait_flag(release))
+		harness_log_fail(log, "reader: timed out waiting for release");
 	if (tf->is_qsbr)
 		tf->fl->thread_online();
 }
@@ -267,8 +176,22 @@ struct hold_ctx {
 	atomic_int inside;	/* reader is inside its section */
 	atomic_int left;	/* set just before read_unlock */
 	atomic_int release;	/* test thread: reader may unregister */
-	struct fail_log log;
+	struct harness_fail_log log;
 };
+
+/*
+ * Hold a read-side critical section for HOLD_MS: set *@inside once in it,
+ * and *@left just before read_unlock.
+ */
+static void hold_section(const struct rcu_flavor_struct *fl,
+			 atomic_int *inside, atomic_int *left)
+{
+	fl->read_lock();
+	atomic_store(inside, 1);
+	harness_sleep_ms(HOLD_MS);
+	atomic_store(left, 1);
+	fl->read_unlock();
+}
 
 static void *hold_reader(void *arg)
 {
@@ -276,11 +199,7 @@ static void *hold_reader(void *arg)
 	const struct rcu_flavor_struct *fl = c->tf->fl;
 
 	fl->register_thread();
-	fl->read_lock();
-	atomic_store(&c->inside, 1);
-	sleep_ms(HOLD_MS);
-	atomic_store(&c->left, 1);
-	fl->read_unlock();
+	hold_section(fl, &c->inside, &c->left);
 	reader_park(c->tf, &c->release, &c->log);
 	fl->unregister_thread();
 	return NULL;
@@ -298,16 +217,16 @@ static int gp_vs_holding_reader(const struct test_flavor *tf,
 
 	memset(c, 0, sizeof(*c));
 	c->tf = tf;
-	start_thread(&tid, hold_reader, c);
-	inside = wait_flag(&c->inside);
+	harness_spawn(&tid, hold_reader, c);
+	inside = harness_wait_flag(&c->inside);
 	if (inside)
 		tf->fl->update_synchronize_rcu();
 	left = atomic_load(&c->left);
 	atomic_store(&c->release, 1);
-	join_thread(tid);
+	harness_join(tid);
 	ck_assert_msg(inside, "[%s] reader never entered its section",
 		      tf->name);
-	ck_assert_no_failures(&c->log, tf);
+	harness_assert_log_clean(&c->log, tf->name);
 	return left;
 }
 
@@ -353,8 +272,25 @@ struct nest_ctx {
 	atomic_int inner_left;
 	atomic_int outer_left;		/* set just before the outer unlock */
 	atomic_int release;
-	struct fail_log log;
+	struct harness_fail_log log;
 };
+
+/*
+ * Outside any section read_ongoing() must be 0 (QSBR: while offline, so a
+ * QSBR reader goes offline for the check).
+ */
+static void nest_check_outside(struct nest_ctx *c, const char *where)
+{
+	const struct test_flavor *tf = c->tf;
+
+	if (tf->is_qsbr)
+		tf->fl->thread_offline();
+	if (tf->fl->read_ongoing())
+		harness_log_fail(&c->log, "read_ongoing() != 0 %s%s", where,
+				 tf->is_qsbr ? " (offline)" : "");
+	if (tf->is_qsbr)
+		tf->fl->thread_online();
+}
 
 static void *nest_reader(void *arg)
 {
@@ -363,46 +299,32 @@ static void *nest_reader(void *arg)
 	const struct rcu_flavor_struct *fl = tf->fl;
 
 	fl->register_thread();
-
-	if (tf->is_qsbr)
-		fl->thread_offline();
-	if (fl->read_ongoing())
-		fail_log_record(&c->log, "read_ongoing() != 0 outside any "
-				"section%s", tf->is_qsbr ? " (offline)" : "");
-	if (tf->is_qsbr)
-		fl->thread_online();
+	nest_check_outside(c, "outside any section");
 
 	fl->read_lock();
 	if (!fl->read_ongoing())
-		fail_log_record(&c->log, "read_ongoing() == 0 in outer section");
+		harness_log_fail(&c->log, "read_ongoing() == 0 in outer section");
 	fl->read_lock();
 	if (!fl->read_ongoing())
-		fail_log_record(&c->log, "read_ongoing() == 0 in inner section");
+		harness_log_fail(&c->log, "read_ongoing() == 0 in inner section");
 	atomic_store(&c->inside, 1);
 
 	/* Give the grace period a chance to be under way. */
-	if (!wait_flag(&c->updater_started))
-		fail_log_record(&c->log, "timed out waiting for the updater");
-	sleep_ms(HOLD_MS / 3);
+	if (!harness_wait_flag(&c->updater_started))
+		harness_log_fail(&c->log, "timed out waiting for the updater");
+	harness_sleep_ms(HOLD_MS / 3);
 
 	atomic_store(&c->inner_left, 1);
 	fl->read_unlock();
 	if (!fl->read_ongoing())
-		fail_log_record(&c->log, "read_ongoing() == 0 after the inner "
+		harness_log_fail(&c->log, "read_ongoing() == 0 after the inner "
 				"unlock, outer section still held");
-	sleep_ms(HOLD_MS);
+	harness_sleep_ms(HOLD_MS);
 	atomic_store(&c->outer_left, 1);
 	fl->read_unlock();
 
-	if (tf->is_qsbr)
-		fl->thread_offline();
-	if (fl->read_ongoing())
-		fail_log_record(&c->log, "read_ongoing() != 0 after the outer "
-				"unlock%s", tf->is_qsbr ? " (offline)" : "");
-	if (!wait_flag(&c->release))
-		fail_log_record(&c->log, "timed out waiting for release");
-	if (tf->is_qsbr)
-		fl->thread_online();
+	nest_check_outside(c, "after the outer unlock");
+	reader_park(tf, &c->release, &c->log);
 	fl->unregister_thread();
 	return NULL;
 }
@@ -416,8 +338,8 @@ START_TEST(test_nesting)
 
 	memset(&c, 0, sizeof(c));
 	c.tf = tf;
-	start_thread(&tid, nest_reader, &c);
-	inside = wait_flag(&c.inside);
+	harness_spawn(&tid, nest_reader, &c);
+	inside = harness_wait_flag(&c.inside);
 	if (inside) {
 		atomic_store(&c.updater_started, 1);
 		tf->fl->update_synchronize_rcu();
@@ -425,10 +347,10 @@ START_TEST(test_nesting)
 		outer_left = atomic_load(&c.outer_left);
 	}
 	atomic_store(&c.release, 1);
-	join_thread(tid);
+	harness_join(tid);
 
 	ck_assert_msg(inside, "[%s] reader never entered", tf->name);
-	ck_assert_no_failures(&c.log, tf);
+	harness_assert_log_clean(&c.log, tf->name);
 	ck_assert_msg(inner_left && outer_left,
 		      "[%s] synchronize_rcu returned after the inner unlock "
 		      "(%d) but before the outer one (%d)",
@@ -464,7 +386,7 @@ struct stress_group {
 	atomic_long grace_periods;
 	struct obj *quarantine[QUARANTINE];
 	unsigned int qpos;
-	struct fail_log log;
+	struct harness_fail_log log;
 };
 
 static void *stress_reader_fn(void *arg)
@@ -484,11 +406,11 @@ static void *stress_reader_fn(void *arg)
 		o = rcu_dereference(g->shared);
 		if (o) {
 			if (!obj_check(o))
-				fail_log_record(&g->log, "reader saw a "
+				harness_log_fail(&g->log, "reader saw a "
 						"reclaimed object (seq %ld)",
 						o->seq);
 			else if (o->seq < last_seq)
-				fail_log_record(&g->log, "reader saw seq %ld "
+				harness_log_fail(&g->log, "reader saw seq %ld "
 						"after seq %ld", o->seq,
 						last_seq);
 			else
@@ -525,10 +447,10 @@ static void *stress_updater_fn(void *arg)
 	long seq = 0;
 
 	while (atomic_load(&g->readers_ready) < g->nreaders)
-		sleep_ms(1);
+		harness_sleep_ms(1);
 	rcu_assign_pointer(g->shared, obj_new(seq++));
-	deadline = now_s() + g->budget_s;
-	while (now_s() < deadline) {
+	deadline = harness_now() + g->budget_s;
+	while (!harness_past(deadline)) {
 		struct obj *old = g->shared;	/* sole writer */
 
 		rcu_assign_pointer(g->shared, obj_new(seq++));
@@ -551,8 +473,8 @@ static void stress_init(struct stress_group *g, const struct test_flavor *tf,
 	g->budget_s = budget_s;
 	for (i = 0; i < nreaders; i++) {
 		g->readers[i].g = g;
-		start_thread(&g->readers[i].tid, stress_reader_fn,
-			     &g->readers[i]);
+		harness_spawn(&g->readers[i].tid, stress_reader_fn,
+			      &g->readers[i]);
 	}
 }
 
@@ -562,12 +484,12 @@ static void stress_finish(struct stress_group *g)
 	int i;
 
 	for (i = 0; i < g->nreaders; i++)
-		join_thread(g->readers[i].tid);
+		harness_join(g->readers[i].tid);
 	free(g->shared);
 	for (i = 0; i < QUARANTINE; i++)
 		free(g->quarantine[i]);
 
-	ck_assert_no_failures(&g->log, g->tf);
+	harness_assert_log_clean(&g->log, g->tf->name);
 	ck_assert_msg(atomic_load(&g->grace_periods) >= MIN_GRACE_PERIODS,
 		      "[%s] only %ld grace periods completed in %.1f s with "
 		      "readers running", g->tf->name,
@@ -582,7 +504,7 @@ START_TEST(test_gp_progress_under_readers)
 {
 	struct stress_group g;
 
-	stress_init(&g, test_flavors[_i], 2, 1.0 * time_mult());
+	stress_init(&g, test_flavors[_i], 2, 1.0 * harness_time_mult());
 	stress_updater_fn(&g);
 	stress_finish(&g);
 }
@@ -601,7 +523,7 @@ struct churn_ctx {
 	struct obj *shared;
 	atomic_int stop;
 	atomic_long grace_periods;
-	struct fail_log log;
+	struct harness_fail_log log;
 };
 
 static void *churn_worker(void *arg)
@@ -613,10 +535,10 @@ static void *churn_worker(void *arg)
 	fl->register_thread();
 	fl->read_lock();
 	if (!fl->read_ongoing())
-		fail_log_record(&c->log, "read_ongoing() == 0 inside");
+		harness_log_fail(&c->log, "read_ongoing() == 0 inside");
 	o = rcu_dereference(c->shared);
 	if (!o || !obj_check(o))
-		fail_log_record(&c->log, "bad object %p", (void *) o);
+		harness_log_fail(&c->log, "bad object %p", (void *) o);
 	fl->read_unlock();
 	fl->unregister_thread();
 	return NULL;
@@ -646,32 +568,32 @@ START_TEST(test_register_churn)
 	memset(&c, 0, sizeof(c));
 	c.tf = tf;
 	c.shared = obj_new(0);
-	start_thread(&updater, churn_updater, &c);
+	harness_spawn(&updater, churn_updater, &c);
 	for (done = 0; done < CHURN_THREADS; done += n) {
 		n = CHURN_THREADS - done < CHURN_WAVE ?
 			CHURN_THREADS - done : CHURN_WAVE;
 		for (i = 0; i < n; i++)
-			start_thread(&wave[i], churn_worker, &c);
+			harness_spawn(&wave[i], churn_worker, &c);
 		for (i = 0; i < n; i++)
-			join_thread(wave[i]);
+			harness_join(wave[i]);
 	}
 
 	/* The updater still completes grace periods afterwards. */
 	before = atomic_load(&c.grace_periods);
-	deadline = now_s() + WAIT_FLAG_SECONDS * time_mult();
-	while (now_s() < deadline) {
+	deadline = harness_deadline(HARNESS_WAIT_S);
+	while (!harness_past(deadline)) {
 		if (atomic_load(&c.grace_periods) >= before + 2) {
 			progressed = 1;
 			break;
 		}
-		sleep_ms(1);
+		harness_sleep_ms(1);
 	}
 	atomic_store(&c.stop, 1);
-	join_thread(updater);
+	harness_join(updater);
 	tf->fl->update_synchronize_rcu();
 	free(c.shared);
 
-	ck_assert_no_failures(&c.log, tf);
+	harness_assert_log_clean(&c.log, tf->name);
 	ck_assert_msg(progressed, "[%s] grace periods stopped completing "
 		      "after %d threads registered and unregistered",
 		      tf->name, CHURN_THREADS);
@@ -848,22 +770,22 @@ START_TEST(test_signal_blocked_syscall)
 	c.tf = tf;
 	ck_assert_int_eq(pipe(pipefd), 0);
 	c.fd = pipefd[0];
-	start_thread(&tid, blocked_reader, &c);
-	ck_assert(wait_flag(&c.about_to_read));
+	harness_spawn(&tid, blocked_reader, &c);
+	ck_assert(harness_wait_flag(&c.about_to_read));
 
 	/* Best effort: wait until the thread sleeps (in read()). */
-	deadline = now_s() + 5.0 * time_mult();
-	while (task_state(atomic_load(&c.tid)) != 'S' && now_s() < deadline)
-		sleep_ms(1);
+	deadline = harness_deadline(5.0);
+	while (task_state(atomic_load(&c.tid)) != 'S' && !harness_past(deadline))
+		harness_sleep_ms(1);
 
 	for (i = 0; i < 5; i++)
 		tf->fl->update_synchronize_rcu();
 	/* An interrupted read() would return right after the handler. */
-	sleep_ms(100);
+	harness_sleep_ms(100);
 	early = atomic_load(&c.returned);
 
 	ck_assert_int_eq(write(pipefd[1], "x", 1), 1);
-	join_thread(tid);
+	harness_join(tid);
 	close(pipefd[0]);
 	close(pipefd[1]);
 
@@ -883,13 +805,8 @@ END_TEST
 static void *bp_unregistered_holder(void *arg)
 {
 	struct hold_ctx *c = arg;
-	const struct rcu_flavor_struct *fl = c->tf->fl;
 
-	fl->read_lock();
-	atomic_store(&c->inside, 1);
-	sleep_ms(HOLD_MS);
-	atomic_store(&c->left, 1);
-	fl->read_unlock();
+	hold_section(c->tf->fl, &c->inside, &c->left);
 	return NULL;	/* exits without unregister_thread */
 }
 
@@ -911,13 +828,13 @@ START_TEST(test_bp_unregistered_reader)
 
 	memset(&c, 0, sizeof(c));
 	c.tf = tf;
-	start_thread(&tid, bp_unregistered_holder, &c);
-	inside = wait_flag(&c.inside);
+	harness_spawn(&tid, bp_unregistered_holder, &c);
+	inside = harness_wait_flag(&c.inside);
 	if (inside) {
 		tf->fl->update_synchronize_rcu();
 		left = atomic_load(&c.left);
 	}
-	join_thread(tid);
+	harness_join(tid);
 	ck_assert_msg(inside, "unregistered bp reader never entered");
 	ck_assert_msg(left, "bp synchronize_rcu returned while an "
 		      "unregistered reader was still inside");
@@ -927,8 +844,8 @@ START_TEST(test_bp_unregistered_reader)
 
 	/* Nor must a series of further unregistered, exited readers. */
 	for (i = 0; i < 50; i++) {
-		start_thread(&tid, bp_unregistered_brief, (void *) tf->fl);
-		join_thread(tid);
+		harness_spawn(&tid, bp_unregistered_brief, (void *) tf->fl);
+		harness_join(tid);
 		if (i % 10 == 0)
 			tf->fl->update_synchronize_rcu();
 	}
@@ -945,7 +862,7 @@ struct mix_ctx {
 	atomic_int m_inside, m_left, m_inside2, m_left2;
 	atomic_int q_inside, q_left;
 	atomic_int memb_gp_done, qsbr_gp_done, release;
-	struct fail_log log;
+	struct harness_fail_log log;
 };
 
 static void *mix_memb_reader(void *arg)
@@ -954,17 +871,13 @@ static void *mix_memb_reader(void *arg)
 	const struct rcu_flavor_struct *fl = c->m->fl;
 
 	fl->register_thread();
-	fl->read_lock();
-	atomic_store(&c->m_inside, 1);
-	sleep_ms(HOLD_MS);
-	atomic_store(&c->m_left, 1);
-	fl->read_unlock();
+	hold_section(fl, &c->m_inside, &c->m_left);
 
 	/* Now stay inside a memb section during the QSBR grace period. */
 	fl->read_lock();
 	atomic_store(&c->m_inside2, 1);
-	if (!wait_flag(&c->qsbr_gp_done))
-		fail_log_record(&c->log, "memb reader: timed out waiting for "
+	if (!harness_wait_flag(&c->qsbr_gp_done))
+		harness_log_fail(&c->log, "memb reader: timed out waiting for "
 				"the QSBR grace period");
 	atomic_store(&c->m_left2, 1);
 	fl->read_unlock();
@@ -981,10 +894,10 @@ static void *mix_qsbr_reader(void *arg)
 	fl->read_lock();
 	atomic_store(&c->q_inside, 1);
 	/* Stay online and inside until the memb grace period is over. */
-	if (!wait_flag(&c->memb_gp_done))
-		fail_log_record(&c->log, "qsbr reader: timed out waiting for "
+	if (!harness_wait_flag(&c->memb_gp_done))
+		harness_log_fail(&c->log, "qsbr reader: timed out waiting for "
 				"the memb grace period");
-	sleep_ms(HOLD_MS);
+	harness_sleep_ms(HOLD_MS);
 	atomic_store(&c->q_left, 1);
 	fl->read_unlock();
 	reader_park(c->q, &c->release, &c->log);
@@ -1002,9 +915,10 @@ START_TEST(test_mixed_memb_qsbr)
 	memset(&c, 0, sizeof(c));
 	c.m = &test_flavor_memb;
 	c.q = &test_flavor_qsbr;
-	start_thread(&tm, mix_memb_reader, &c);
-	start_thread(&tq, mix_qsbr_reader, &c);
-	entered = wait_flag(&c.m_inside) && wait_flag(&c.q_inside);
+	harness_spawn(&tm, mix_memb_reader, &c);
+	harness_spawn(&tq, mix_qsbr_reader, &c);
+	entered = harness_wait_flag(&c.m_inside) &&
+		  harness_wait_flag(&c.q_inside);
 	if (entered) {
 		/*
 		 * The memb grace period must wait for the memb reader and
@@ -1014,7 +928,7 @@ START_TEST(test_mixed_memb_qsbr)
 		c.m->fl->update_synchronize_rcu();
 		m_left = atomic_load(&c.m_left);
 		q_left_early = atomic_load(&c.q_left);
-		m_inside2 = wait_flag(&c.m_inside2);
+		m_inside2 = harness_wait_flag(&c.m_inside2);
 		atomic_store(&c.memb_gp_done, 1);
 
 		/* Symmetrically for the QSBR grace period. */
@@ -1025,11 +939,11 @@ START_TEST(test_mixed_memb_qsbr)
 	atomic_store(&c.memb_gp_done, 1);
 	atomic_store(&c.qsbr_gp_done, 1);
 	atomic_store(&c.release, 1);
-	join_thread(tm);
-	join_thread(tq);
+	harness_join(tm);
+	harness_join(tq);
 
 	ck_assert_msg(entered, "readers never entered their sections");
-	ck_assert_no_failures(&c.log, c.m);
+	harness_assert_log_clean(&c.log, c.m->name);
 	ck_assert_msg(m_left, "memb synchronize_rcu did not wait for the "
 		      "memb reader");
 	ck_assert_msg(!q_left_early, "QSBR reader left before the memb "
@@ -1047,15 +961,15 @@ START_TEST(test_mixed_all_flavors_stress)
 {
 	struct stress_group g[N_TEST_FLAVORS];
 	pthread_t up[N_TEST_FLAVORS];
-	double budget = 2.0 * time_mult();
+	double budget = 2.0 * harness_time_mult();
 	int i;
 
 	for (i = 0; i < N_TEST_FLAVORS; i++)
 		stress_init(&g[i], test_flavors[i], 1, budget);
 	for (i = 0; i < N_TEST_FLAVORS; i++)
-		start_thread(&up[i], stress_updater_fn, &g[i]);
+		harness_spawn(&up[i], stress_updater_fn, &g[i]);
 	for (i = 0; i < N_TEST_FLAVORS; i++)
-		join_thread(up[i]);
+		harness_join(up[i]);
 	for (i = 0; i < N_TEST_FLAVORS; i++)
 		stress_finish(&g[i]);
 }
@@ -1070,32 +984,24 @@ static Suite *flavors_suite(void)
 	Suite *s = suite_create("rcu_flavors");
 	TCase *tc;
 
-	tc = tcase_create("api");
-	tcase_set_timeout(tc, 30);
+	tc = harness_tcase(s, "api", 30);
 	tcase_add_loop_test(tc, test_flavor_table, 0, N_TEST_FLAVORS);
-	suite_add_tcase(s, tc);
 
-	tc = tcase_create("grace_period");
-	tcase_set_timeout(tc, 30);
+	tc = harness_tcase(s, "grace_period", 30);
 	tcase_add_loop_test(tc, test_gp_waits_for_reader, 0, N_TEST_FLAVORS);
 	tcase_add_loop_test(tc, test_gp_waits_for_reader_registered_updater,
 			    0, N_TEST_FLAVORS);
 	tcase_add_loop_test(tc, test_nesting, 0, N_TEST_FLAVORS);
-	suite_add_tcase(s, tc);
 
-	tc = tcase_create("concurrent");
-	tcase_set_timeout(tc, 30);
+	tc = harness_tcase(s, "concurrent", 30);
 	tcase_add_loop_test(tc, test_gp_progress_under_readers, 0,
 			    N_TEST_FLAVORS);
 	tcase_add_loop_test(tc, test_register_churn, 0, N_TEST_FLAVORS);
-	suite_add_tcase(s, tc);
 
-	tc = tcase_create("flavor_specific");
-	tcase_set_timeout(tc, 30);
+	tc = harness_tcase(s, "flavor_specific", 30);
 	tcase_add_test(tc, test_memb_forced_fallback);
 	tcase_add_test(tc, test_memb_default);
 	tcase_add_test(tc, test_bp_unregistered_reader);
-	suite_add_tcase(s, tc);
 
 	/*
 	 * A registered signal-flavor thread blocked in read() while grace
@@ -1108,28 +1014,18 @@ static Suite *flavors_suite(void)
 	 * blocks a registered thread where the handler cannot run: see
 	 * urcu__registry_lock_reader() in rcu/src/reader-registry.h.
 	 */
-	tc = tcase_create("signal_blocking");
+	tc = harness_tcase(s, "signal_blocking", 30);
 	tcase_set_tags(tc, "signal_blocking");
-	tcase_set_timeout(tc, 30);
 	tcase_add_test(tc, test_signal_blocked_syscall);
-	suite_add_tcase(s, tc);
 
-	tc = tcase_create("mixed");
-	tcase_set_timeout(tc, 30);
+	tc = harness_tcase(s, "mixed", 30);
 	tcase_add_test(tc, test_mixed_memb_qsbr);
 	tcase_add_test(tc, test_mixed_all_flavors_stress);
-	suite_add_tcase(s, tc);
 
 	return s;
 }
 
 int main(void)
 {
-	SRunner *sr = srunner_create(flavors_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_ENV);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return harness_run_suite(flavors_suite());
 }

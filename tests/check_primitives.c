@@ -9,8 +9,8 @@
  *
  * Build (example):
  *   gcc -std=gnu11 -Wall -Wextra -Werror -I rcu/include \
- *       tests/check_primitives.c $(pkg-config --cflags --libs check) \
- *       -pthread -o /tmp/check_primitives
+ *       tests/check_primitives.c tests/harness/harness.c \
+ *       $(pkg-config --cflags --libs check) -pthread -o /tmp/check_primitives
  */
 #include <check.h>
 #include <errno.h>
@@ -33,6 +33,8 @@
 #include <urcu/config.h>
 #include <urcu/debug.h>
 #include <urcu/assert.h>
+
+#include "harness/harness.h"
 
 /* File-scope use of the static assertion. */
 urcu_static_assert(sizeof(struct cds_list_head) == 2 * sizeof(void *),
@@ -416,10 +418,9 @@ START_TEST(test_uatomic_concurrent_exact)
 	memset(w, 0, sizeof(w));
 	uatomic_set(&conc_counter, 0);
 	for (i = 0; i < 2; i++)
-		ck_assert_int_eq(pthread_create(&w[i].tid, NULL,
-						conc_worker_fn, &w[i]), 0);
+		harness_spawn(&w[i].tid, conc_worker_fn, &w[i]);
 	for (i = 0; i < 2; i++)
-		ck_assert_int_eq(pthread_join(w[i].tid, NULL), 0);
+		harness_join(w[i].tid);
 	for (i = 0; i < 2; i++) {
 		ck_assert_uint_eq(w[i].bad_order, 0);
 		ck_assert_uint_eq(w[i].bad_range, 0);
@@ -514,10 +515,10 @@ static void *pub_reader_fn(void *arg)
 {
 	struct pub_reader *r = (struct pub_reader *) arg;
 	struct obj *p;
-	time_t deadline = time(NULL) + 10;
+	double deadline = harness_now() + 10.0;
 
 	while (!(p = rcu_dereference(pub_ptr))) {
-		if (time(NULL) > deadline) {
+		if (harness_past(deadline)) {
 			r->timed_out = 1;
 			return NULL;
 		}
@@ -534,11 +535,11 @@ START_TEST(test_pointer_publish_concurrent)
 
 	memset(&r, 0, sizeof(r));
 	pub_ptr = NULL;
-	ck_assert_int_eq(pthread_create(&r.tid, NULL, pub_reader_fn, &r), 0);
+	harness_spawn(&r.tid, pub_reader_fn, &r);
 	pub_obj.a = 1234;
 	pub_obj.b = 56789L;
 	rcu_assign_pointer(pub_ptr, &pub_obj);
-	ck_assert_int_eq(pthread_join(r.tid, NULL), 0);
+	harness_join(r.tid);
 	ck_assert_int_eq(r.timed_out, 0);
 	ck_assert_int_eq(r.seen_a, 1234);
 	ck_assert_int_eq(r.seen_b, 56789L);
@@ -817,8 +818,8 @@ START_TEST(test_tls_per_thread)
 	ck_assert_int_eq(URCU_TLS(tls_init), 77);
 	URCU_TLS(tls_plain) = 1;
 	URCU_TLS(tls_init) = 2;
-	ck_assert_int_eq(pthread_create(&t, NULL, tls_worker, &res), 0);
-	ck_assert_int_eq(pthread_join(t, NULL), 0);
+	harness_spawn(&t, tls_worker, &res);
+	harness_join(t);
 	ck_assert_int_eq(res.plain_at_start, 0);
 	ck_assert_int_eq(res.init_at_start, 77);
 	ck_assert_int_eq(res.plain_after, 555);
@@ -863,13 +864,13 @@ static void *fx_waiter_fn(void *arg)
 {
 	struct fx_waiter *w = (struct fx_waiter *) arg;
 	struct timespec ts = { 0, 50000000 };	/* 50 ms per sleep */
-	time_t deadline = time(NULL) + 10;
+	double deadline = harness_now() + 10.0;
 
 	while (uatomic_load(&fx_word, CMM_ACQUIRE) == 0) {
 		if (futex_async(&fx_word, FUTEX_WAIT, 0, &ts, NULL, 0) < 0 &&
 		    errno != EAGAIN && errno != EINTR && errno != ETIMEDOUT)
 			w->unexpected_errno = errno;
-		if (time(NULL) > deadline)
+		if (harness_past(deadline))
 			break;
 	}
 	w->seen = uatomic_load(&fx_word, CMM_ACQUIRE);
@@ -882,11 +883,11 @@ START_TEST(test_futex_wake_waiter)
 
 	memset(&w, 0, sizeof(w));
 	uatomic_set(&fx_word, 0);
-	ck_assert_int_eq(pthread_create(&w.tid, NULL, fx_waiter_fn, &w), 0);
+	harness_spawn(&w.tid, fx_waiter_fn, &w);
 	/* Release store; paired with the waiter's acquire load. */
 	uatomic_store(&fx_word, 1, CMM_RELEASE);
 	ck_assert_int_ge(futex_async(&fx_word, FUTEX_WAKE, 1, NULL, NULL, 0), 0);
-	ck_assert_int_eq(pthread_join(w.tid, NULL), 0);
+	harness_join(w.tid);
 	ck_assert_int_eq(w.unexpected_errno, 0);
 	ck_assert_int_eq(w.seen, 1);
 }
@@ -934,19 +935,17 @@ static Suite *primitives_suite(void)
 	Suite *s = suite_create("primitives");
 	TCase *tc;
 
-	tc = tcase_create("compiler");
+	tc = harness_tcase(s, "compiler", 0);
 	tcase_add_test(tc, test_container_of);
 	tcase_add_test(tc, test_compiler_helpers);
 	tcase_add_test(tc, test_barriers_callable);
 	tcase_add_test(tc, test_config_macros);
 	tcase_add_test(tc, test_assert_evaluation);
-	suite_add_tcase(s, tc);
 
-	tc = tcase_create("system");
+	tc = harness_tcase(s, "system", 0);
 	tcase_add_test(tc, test_load_store_shared);
-	suite_add_tcase(s, tc);
 
-	tc = tcase_create("uatomic");
+	tc = harness_tcase(s, "uatomic", 0);
 	tcase_add_test(tc, test_memorder_values);
 	tcase_add_test(tc, test_uatomic_load_store);
 	tcase_add_test(tc, test_uatomic_add_sub_inc_dec);
@@ -956,22 +955,18 @@ static Suite *primitives_suite(void)
 	tcase_add_test(tc, test_uatomic_cmpxchg_failure);
 	tcase_add_test(tc, test_uatomic_and_or);
 	tcase_add_test(tc, test_uatomic_small_types);
-	suite_add_tcase(s, tc);
 
-	tc = tcase_create("concurrent");
-	tcase_set_timeout(tc, 20);
+	tc = harness_tcase(s, "concurrent", 20);
 	tcase_add_test(tc, test_uatomic_concurrent_exact);
 	tcase_add_test(tc, test_pointer_publish_concurrent);
 	tcase_add_test(tc, test_futex_wake_waiter);
-	suite_add_tcase(s, tc);
 
-	tc = tcase_create("pointer");
+	tc = harness_tcase(s, "pointer", 0);
 	tcase_add_test(tc, test_rcu_dereference_assign);
 	tcase_add_test(tc, test_rcu_xchg_pointer);
 	tcase_add_test(tc, test_rcu_cmpxchg_pointer);
-	suite_add_tcase(s, tc);
 
-	tc = tcase_create("list");
+	tc = harness_tcase(s, "list", 0);
 	tcase_add_test(tc, test_list_init_empty);
 	tcase_add_test(tc, test_list_add_add_tail);
 	tcase_add_test(tc, test_list_del);
@@ -980,23 +975,15 @@ static Suite *primitives_suite(void)
 	tcase_add_test(tc, test_list_replace);
 	tcase_add_test(tc, test_list_iteration);
 	tcase_add_test(tc, test_list_safe_deletion);
-	suite_add_tcase(s, tc);
 
-	tc = tcase_create("misc");
+	tc = harness_tcase(s, "misc", 0);
 	tcase_add_test(tc, test_tls_per_thread);
 	tcase_add_test(tc, test_futex_basic);
-	suite_add_tcase(s, tc);
 
 	return s;
 }
 
 int main(void)
 {
-	SRunner *sr = srunner_create(primitives_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_ENV);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return harness_run_suite(primitives_suite());
 }

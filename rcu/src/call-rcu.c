@@ -53,6 +53,8 @@ struct call_rcu_data {
 	struct cds_wfcq_tail cbs_tail __attribute__((aligned(CAA_CACHE_LINE_SIZE)));
 	/* Callbacks queued and not yet run (statistics; approximate). */
 	unsigned long qlen;
+	/* URCU_CALL_RCU_RT, fixed at creation: enqueuers read it plainly. */
+	bool rt;
 	/* URCU_CALL_RCU_* bits. */
 	unsigned long flags __attribute__((aligned(CAA_CACHE_LINE_SIZE)));
 	/* -1 while the worker sleeps or is about to, else 0. */
@@ -248,6 +250,7 @@ static struct call_rcu_data *create_locked(unsigned long flags, int cpu)
 	}
 	__cds_wfcq_init(&crdp->cbs_head, &crdp->cbs_tail);
 	crdp->flags = flags & URCU_CALL_RCU_RT;
+	crdp->rt = flags & URCU_CALL_RCU_RT;
 	crdp->cpu_affinity = cpu;
 	/* The worker must not take the application's signals. */
 	sigfillset(&all);
@@ -357,8 +360,8 @@ static void enqueue(struct call_rcu_data *crdp, struct rcu_head *head)
 	(void) cds_wfcq_enqueue(&crdp->cbs_head, &crdp->cbs_tail, &head->next);
 	/* Relaxed: a statistic. */
 	__atomic_fetch_add(&crdp->qlen, 1, __ATOMIC_RELAXED);
-	/* RT workers poll; the RT bit never changes after creation. */
-	if (!(crdp->flags & URCU_CALL_RCU_RT))
+	/* RT workers poll instead of sleeping. */
+	if (!crdp->rt)
 		wake_worker(crdp);
 }
 

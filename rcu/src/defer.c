@@ -64,12 +64,16 @@ static DEFINE_URCU_TLS(struct defer_queue *, defer_queue);
 static void drain_locked(struct defer_queue **queues, unsigned long *snap,
 		size_t n)
 {
+	bool work = false;
 	size_t i;
 
 	for (i = 0; i < n; i++) {
 		/* Acquire: pairs with the owner's release of head. */
 		snap[i] = __atomic_load_n(&queues[i]->head, __ATOMIC_ACQUIRE);
+		work |= snap[i] != queues[i]->tail;
 	}
+	if (!work)
+		return;		/* no grace period for empty rings */
 	synchronize_rcu();	/* invariant 2 */
 	for (i = 0; i < n; i++) {
 		struct defer_queue *dq = queues[i];
@@ -239,8 +243,10 @@ URCU_API int rcu_defer_register_thread(void)
 	dq = urcu__alloc(sizeof(*dq), CAA_CACHE_LINE_SIZE);
 	if (!dq)
 		return -ENOMEM;
+	/* Offline for both mutexes: their holders wait for grace periods. */
+	was_online = urcu__offline_for_wait();
 	urcu__mutex_lock(&defer_thread_mutex);
-	was_online = defer_lock();
+	urcu__mutex_lock(&defer_mutex);
 	if (defer_users == 0)
 		ret = start_defer_thread_locked();
 	if (ret == 0) {
@@ -248,8 +254,9 @@ URCU_API int rcu_defer_register_thread(void)
 		cds_list_add(&dq->list, &defer_queues);
 		URCU_TLS(defer_queue) = dq;
 	}
-	defer_unlock(was_online);
+	urcu__mutex_unlock(&defer_mutex);
 	urcu__mutex_unlock(&defer_thread_mutex);
+	urcu__online_after_wait(was_online);
 	if (ret)
 		urcu__free(dq, sizeof(*dq), CAA_CACHE_LINE_SIZE);
 	return ret;
@@ -264,8 +271,13 @@ URCU_API void rcu_defer_unregister_thread(void)
 	if (!dq)
 		urcu__misuse("rcu_defer_unregister_thread() called by a thread "
 			     "that is not registered for defer_rcu()");
+	/*
+	 * Offline (QSBR) until the end: the drain and the defer thread's
+	 * last drain, which we join, both wait for grace periods.
+	 */
+	was_online = urcu__offline_for_wait();
 	urcu__mutex_lock(&defer_thread_mutex);
-	was_online = defer_lock();
+	urcu__mutex_lock(&defer_mutex);
 	drain_one_locked(dq);
 	cds_list_del(&dq->list);
 	URCU_TLS(defer_queue) = NULL;
@@ -273,7 +285,7 @@ URCU_API void rcu_defer_unregister_thread(void)
 	tid = defer_tid;
 	if (last)
 		__atomic_store_n(&defer_stop, 1, __ATOMIC_RELAXED);
-	defer_unlock(was_online);
+	urcu__mutex_unlock(&defer_mutex);
 	urcu__free(dq, sizeof(*dq), CAA_CACHE_LINE_SIZE);
 	if (last) {
 		int err;
@@ -284,6 +296,7 @@ URCU_API void rcu_defer_unregister_thread(void)
 			urcu__die("pthread_join(defer thread)", err);
 	}
 	urcu__mutex_unlock(&defer_thread_mutex);
+	urcu__online_after_wait(was_online);
 }
 
 URCU_API void rcu_defer_barrier(void)

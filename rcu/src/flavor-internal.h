@@ -66,6 +66,13 @@ void urcu__flavor_fork_prepare(void);
 void urcu__flavor_fork_parent(void);
 void urcu__flavor_fork_child(void);
 
+/*
+ * One-time set-up of the flavor (registry key, membarrier registration,
+ * signal handler), run by rcu_init() through pthread_once (gp-core.c).
+ */
+#define urcu__flavor_init		URCU__FLAVOR_SYM(init)
+void urcu__flavor_init(void);
+
 /* Grace-period sequence (urcu__gp_seq()), for the polling API. */
 #define urcu__flavor_gp_seq		URCU__FLAVOR_SYM(gp_seq)
 unsigned long urcu__flavor_gp_seq(void);

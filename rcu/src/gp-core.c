@@ -1,8 +1,10 @@
 /*
- * gp-core.c: the grace-period state of one flavor and the hooks the
- * flavor's support code (call-rcu.c) uses.  Compiled once per flavor.
+ * gp-core.c: the grace-period state of one flavor, its initialisation, and
+ * the hooks the flavor's support code (call-rcu.c) uses.  Compiled once
+ * per flavor.
  */
 #include "flavor-internal.h"
+#include "export.h"
 
 #ifdef RCU_SIGNAL
 #define SELF_ACK	true
@@ -13,6 +15,23 @@
 struct urcu__registry urcu__flavor_registry =
 	URCU__REGISTRY_INIT(urcu__flavor_registry, SELF_ACK);
 struct urcu__gp_state urcu__flavor_gp_state = URCU__GP_STATE_INIT;
+
+static pthread_once_t init_once = PTHREAD_ONCE_INIT;
+
+URCU_API void rcu_init(void)
+{
+	int err = pthread_once(&init_once, urcu__flavor_init);
+
+	if (err)
+		urcu__die("pthread_once", err);
+}
+
+/* Initialise at load time, before the program's threads use the flavor. */
+__attribute__((constructor))
+static void flavor_constructor(void)
+{
+	rcu_init();
+}
 
 #ifdef RCU_BP
 /* bp users call urcu_bp_before_fork() and friends themselves. */

@@ -18,24 +18,8 @@ URCU_API struct urcu_gp rcu_gp = { .ctr = URCU_GP_EPOCH_STEP | URCU_GP_COUNT };
 URCU_API DEFINE_URCU_TLS(struct urcu_reader, rcu_reader);
 URCU_API int urcu_bp_has_sys_membarrier;
 
-static pthread_once_t init_once = PTHREAD_ONCE_INIT;
 /* Signal mask saved by urcu_bp_before_fork(). */
 static sigset_t fork_saved_mask;
-
-URCU_API void rcu_read_lock(void)
-{
-	_rcu_read_lock();
-}
-
-URCU_API void rcu_read_unlock(void)
-{
-	_rcu_read_unlock();
-}
-
-URCU_API int rcu_read_ongoing(void)
-{
-	return _rcu_read_ongoing();
-}
 
 static void master_mb(struct cds_list_head *readers)
 {
@@ -56,7 +40,8 @@ URCU_API void synchronize_rcu(void)
 		urcu__misuse("synchronize_rcu() called from within a read-side "
 			     "critical section: the grace period would wait "
 			     "for the caller forever");
-	urcu__synchronize(&urcu__flavor_gp_state, &urcu__flavor_registry, &rcu_gp, &gp_ops);
+	urcu__synchronize(&urcu__flavor_gp_state, &urcu__flavor_registry, &rcu_gp,
+			  &gp_ops);
 }
 
 static void block_all_signals(sigset_t *saved)
@@ -92,20 +77,12 @@ static void reader_thread_exit(void *reader)
 	restore_signals(&saved);
 }
 
-static void init(void)
+void urcu__flavor_init(void)
 {
 	urcu__registry_setup(&urcu__flavor_registry, reader_thread_exit);
 	/* Relaxed: published to readers by pthread_once. */
 	__atomic_store_n(&urcu_bp_has_sys_membarrier,
 			 urcu__membarrier_setup(), __ATOMIC_RELAXED);
-}
-
-URCU_API void rcu_init(void)
-{
-	int err = pthread_once(&init_once, init);
-
-	if (err)
-		urcu__die("pthread_once", err);
 }
 
 URCU_API void urcu_bp_register(void)
@@ -169,12 +146,6 @@ URCU_API void urcu_bp_after_fork_child(void)
 	urcu__gp_fork_child(&urcu__flavor_gp_state, &urcu__flavor_registry, &rcu_gp,
 			    &URCU_TLS(rcu_reader));
 	restore_signals(&saved);
-}
-
-__attribute__((constructor))
-static void urcu_bp_constructor(void)
-{
-	rcu_init();
 }
 
 URCU_API DEFINE_RCU_FLAVOR(rcu_flavor);

@@ -14,38 +14,6 @@
 URCU_API struct urcu_gp rcu_gp = { .ctr = URCU_QSBR_GP_ONLINE };
 URCU_API DEFINE_URCU_TLS(struct urcu_reader, rcu_reader);
 
-static pthread_once_t init_once = PTHREAD_ONCE_INIT;
-
-URCU_API void rcu_read_lock(void)
-{
-	_rcu_read_lock();
-}
-
-URCU_API void rcu_read_unlock(void)
-{
-	_rcu_read_unlock();
-}
-
-URCU_API int rcu_read_ongoing(void)
-{
-	return _rcu_read_ongoing();
-}
-
-URCU_API void rcu_quiescent_state(void)
-{
-	_rcu_quiescent_state();
-}
-
-URCU_API void rcu_thread_offline(void)
-{
-	_rcu_thread_offline();
-}
-
-URCU_API void rcu_thread_online(void)
-{
-	_rcu_thread_online();
-}
-
 /*
  * Full fence: orders the caller's removals (or the futex arming) before
  * the scan of reader words; paired with the fence in _urcu_qsbr_publish()
@@ -84,7 +52,8 @@ URCU_API void synchronize_rcu(void)
 	/* An online caller would otherwise wait for itself. */
 	if (was_online)
 		_rcu_thread_offline();
-	urcu__synchronize(&urcu__flavor_gp_state, &urcu__flavor_registry, &rcu_gp, &gp_ops);
+	urcu__synchronize(&urcu__flavor_gp_state, &urcu__flavor_registry, &rcu_gp,
+			  &gp_ops);
 	if (was_online)
 		_rcu_thread_online();
 }
@@ -107,17 +76,9 @@ static void reader_thread_exit(void *reader)
 	unregister_reader(reader);
 }
 
-static void init(void)
+void urcu__flavor_init(void)
 {
 	urcu__registry_setup(&urcu__flavor_registry, reader_thread_exit);
-}
-
-URCU_API void rcu_init(void)
-{
-	int err = pthread_once(&init_once, init);
-
-	if (err)
-		urcu__die("pthread_once", err);
 }
 
 /*
@@ -135,12 +96,6 @@ URCU_API void rcu_register_thread(void)
 URCU_API void rcu_unregister_thread(void)
 {
 	unregister_reader(&URCU_TLS(rcu_reader));
-}
-
-__attribute__((constructor))
-static void urcu_qsbr_constructor(void)
-{
-	rcu_init();
 }
 
 URCU_API DEFINE_RCU_FLAVOR(rcu_flavor);

@@ -28,23 +28,6 @@ URCU_API DEFINE_URCU_TLS(struct urcu_reader, rcu_reader);
 URCU_API int urcu_memb_has_sys_membarrier;
 #endif
 
-static pthread_once_t init_once = PTHREAD_ONCE_INIT;
-
-URCU_API void rcu_read_lock(void)
-{
-	_rcu_read_lock();
-}
-
-URCU_API void rcu_read_unlock(void)
-{
-	_rcu_read_unlock();
-}
-
-URCU_API int rcu_read_ongoing(void)
-{
-	return _rcu_read_ongoing();
-}
-
 /* Step (a) of a grace period, and the barrier before sleeping. */
 static void master_mb(struct cds_list_head *readers)
 {
@@ -72,7 +55,8 @@ URCU_API void synchronize_rcu(void)
 		urcu__misuse("synchronize_rcu() called from within a read-side "
 			     "critical section: the grace period would wait "
 			     "for the caller forever");
-	urcu__synchronize(&urcu__flavor_gp_state, &urcu__flavor_registry, &rcu_gp, &gp_ops);
+	urcu__synchronize(&urcu__flavor_gp_state, &urcu__flavor_registry, &rcu_gp,
+			  &gp_ops);
 }
 
 static void unregister_reader(struct urcu_reader *r)
@@ -102,7 +86,7 @@ static void sigrcu_handler(int sig, siginfo_t *info, void *context)
 }
 #endif
 
-static void init(void)
+void urcu__flavor_init(void)
 {
 	urcu__registry_setup(&urcu__flavor_registry, reader_thread_exit);
 #if defined(RCU_MEMBARRIER)
@@ -114,14 +98,6 @@ static void init(void)
 #endif
 }
 
-URCU_API void rcu_init(void)
-{
-	int err = pthread_once(&init_once, init);
-
-	if (err)
-		urcu__die("pthread_once", err);
-}
-
 URCU_API void rcu_register_thread(void)
 {
 	rcu_init();
@@ -131,12 +107,6 @@ URCU_API void rcu_register_thread(void)
 URCU_API void rcu_unregister_thread(void)
 {
 	unregister_reader(&URCU_TLS(rcu_reader));
-}
-
-__attribute__((constructor))
-static void urcu_constructor(void)
-{
-	rcu_init();
 }
 
 URCU_API DEFINE_RCU_FLAVOR(rcu_flavor);

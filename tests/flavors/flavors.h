@@ -43,6 +43,20 @@ enum test_flavor_index {
 	N_TEST_FLAVORS
 };
 
+/*
+ * Defines test_flavor_<flv>, the description of flavor @flv, from its
+ * urcu_<flv>_flavor table; designated initializers of the flags
+ * (.is_qsbr = 1, ...) may follow.  Flags not given are 0.
+ */
+#define TEST_FLAVOR(flv, ...)						\
+	/* Normally declared through <urcu/flavor.h> and the name map. */ \
+	extern const struct rcu_flavor_struct urcu_##flv##_flavor;	\
+	const struct test_flavor test_flavor_##flv = {			\
+		.name = #flv,						\
+		.fl = &urcu_##flv##_flavor,				\
+		__VA_ARGS__						\
+	}
+
 extern const struct test_flavor test_flavor_memb;
 extern const struct test_flavor test_flavor_mb;
 extern const struct test_flavor test_flavor_signal;

@@ -3,13 +3,4 @@
 
 #include "flavors.h"
 
-/* Normally declared through <urcu/flavor.h> and the flavor's name map. */
-extern const struct rcu_flavor_struct urcu_signal_flavor;
-
-const struct test_flavor test_flavor_signal = {
-	.name = "signal",
-	.fl = &urcu_signal_flavor,
-	.is_qsbr = 0,
-	.is_bp = 0,
-	.is_signal = 1,
-};
+TEST_FLAVOR(signal, .is_signal = 1);

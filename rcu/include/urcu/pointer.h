@@ -28,7 +28,8 @@
 /* Publish v in *pp, yield the old pointer (full barrier). */
 #define rcu_xchg_pointer(pp, v)		_rcu_xchg_pointer(pp, v)
 
-/* Publish new in *pp if it still holds old; yield the prior value (full barrier). */
+/* Publish new in *pp if it still holds old; yield the prior value.
+ * Full barrier. */
 #define rcu_cmpxchg_pointer(pp, old, _new)	\
 	_rcu_cmpxchg_pointer(pp, old, _new)
 

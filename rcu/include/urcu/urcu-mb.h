@@ -1,5 +1,6 @@
 /*
- * urcu/urcu-mb.h: the memory-barrier flavor: portable, a full fence per outermost read-side section.
+ * urcu/urcu-mb.h: the memory-barrier flavor: portable, a full fence per
+ * outermost read-side section.
  *
  * Declares the urcu_mb_* API.  Through <urcu.h> (which defines
  * URCU_API_MAP) the generic names rcu_read_lock(), synchronize_rcu(), ...

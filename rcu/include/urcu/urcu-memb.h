@@ -1,5 +1,6 @@
 /*
- * urcu/urcu-memb.h: the membarrier flavor (the default): near-free readers, membarrier(2) on the update side.
+ * urcu/urcu-memb.h: the membarrier flavor (the default): near-free
+ * readers, membarrier(2) on the update side.
  *
  * Declares the urcu_memb_* API.  Through <urcu.h> (which defines
  * URCU_API_MAP) the generic names rcu_read_lock(), synchronize_rcu(), ...

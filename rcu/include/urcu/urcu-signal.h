@@ -1,5 +1,6 @@
 /*
- * urcu/urcu-signal.h: the signal flavor: near-free readers, the updater signals readers with SIGRCU.
+ * urcu/urcu-signal.h: the signal flavor: near-free readers, the updater
+ * signals readers with SIGRCU.
  *
  * Declares the urcu_signal_* API.  Through <urcu.h> (which defines
  * URCU_API_MAP) the generic names rcu_read_lock(), synchronize_rcu(), ...

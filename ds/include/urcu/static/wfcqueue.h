@@ -50,12 +50,17 @@
  *   S3. Append first..last to the destination with E2/E3 (E2 stores last
  *       in the destination tail, E3 links first).
  *
- * Invariants (I1-I4 hold at every instant):
+ * Invariants:
  *   I1. tail->p is the last node of the chain starting at head->node,
- *       counting links still in flight.
- *   I2. A next pointer goes from NULL to non-NULL only at E3 (or when a
- *       dequeuer moves head->node.next forward), and only the thread that
- *       obtained the node as P at E2 writes it at E3.
+ *       counting links still in flight.  The one exception is the window
+ *       between a splice's S1 and S2, where the head no longer leads to
+ *       the list that tail->p ends; other threads see the same thing as
+ *       a first link in flight, and treat it so (wait, WOULDBLOCK, or
+ *       SRC_EMPTY once S2 is done).
+ *   I2. While a real node is queued, its next pointer is written once:
+ *       at E3, by the one enqueuer that obtained the node as P at E2.
+ *       The dummy's next pointer is also rewritten by dequeue (D2, D3,
+ *       serialized by the caller) and by splice's exchange (S1).
  *   I3. A node whose next is NULL and that is not designated by tail->p
  *       has exactly one enqueuer between E2 and E3 for it.
  *   I4. tail->p returns to &head->node only through D3's compare-and-swap
