@@ -15,8 +15,8 @@
  *    failures (harness_fail() of tests/harness/harness.h, counters) and the
  *    test thread asserts after pthread_join;
  *  - waits on other threads are bounded by HARNESS_WAIT_S scaled by
- *    CK_TIMEOUT_MULTIPLIER, stress phases run for a scaled time budget, and
- *    nothing asserts on speed.
+ *    CK_TIMEOUT_MULTIPLIER; stress phases are bounded by fixed object
+ *    pools and stop flags, and nothing asserts on speed.
  *
  * Calling rules the tests follow: threads that call call_rcu() register
  * with the flavor (QSBR: and stay online only while they do so, announcing
@@ -30,7 +30,6 @@
 #include <errno.h>
 #include <limits.h>
 #include <pthread.h>
-#include <sched.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -321,6 +320,47 @@ START_TEST(test_callback_waits_for_reader)
 		      "%s: callback ran while the reader was still inside",
 		      ops->name);
 	ck_assert_no_fail();
+}
+END_TEST
+
+/*
+ * call_rcu() may be called inside a read-side section (QSBR: online),
+ * including the first call, which starts the default worker, and with
+ * per-CPU workers, whose lookup nests a section.  The callbacks run after
+ * the section ends.
+ */
+#define IN_SECTION_EACH 100L
+
+START_TEST(test_call_rcu_inside_section)
+{
+	long i;
+
+	ops = crcu_ops_table[_i];
+	track_alloc(2 * IN_SECTION_EACH);
+	caller_enter();
+	ops->fl->read_lock();
+	for (i = 0; i < IN_SECTION_EACH; i++)
+		ops->call_rcu(&objs[i].head, track_cb);
+	ck_assert_int_eq(atomic_load(&ran), 0);
+	ops->fl->read_unlock();
+	caller_offline();
+	ops->barrier();
+	caller_online();
+	ck_assert_ran(0, IN_SECTION_EACH, 1);
+
+	ck_assert_int_eq(ops->create_all_cpu_call_rcu_data(0), 0);
+	ops->fl->read_lock();
+	for (i = IN_SECTION_EACH; i < 2 * IN_SECTION_EACH; i++)
+		ops->call_rcu(&objs[i].head, track_cb);
+	ck_assert(ops->fl->read_ongoing());
+	ops->fl->read_unlock();
+	caller_offline();
+	ops->barrier();
+	ops->free_all_cpu_call_rcu_data();
+	caller_online();
+	caller_exit();
+	ck_assert_ran(0, 2 * IN_SECTION_EACH, 1);
+	track_free();
 }
 END_TEST
 
@@ -1583,38 +1623,14 @@ END_TEST
  * Suite.
  */
 
-/*
- * The signal flavor's iterations of every looped test, tagged
- * "signal_blocking" so that TSan runs leave them out
- * (CK_EXCLUDE_TAGS=signal_blocking, tests/SConscript).  In them, registered
- * signal-flavor threads wait in raw futex system calls (idle call_rcu
- * workers, rcu_barrier() callers) while another thread's grace period
- * sends them SIGRCU.  The kernel runs the handler at once, but
- * ThreadSanitizer's runtime defers asynchronous signals until the thread
- * reaches an intercepted call, which a thread blocked in syscall(2) never
- * does, so under TSan those grace periods wait until the Check timeout.
- * Plain and ASan runs include the case.
- */
-static TCase *tc_signal;
-
-/*
- * Adds @test looped over crcu_ops_table[] (the loop index picks the
- * flavor): the signal flavor's iteration to tc_signal, the others to @tc.
- */
-static void add_per_flavor(TCase *tc, const TTest *test)
-{
-	tcase_add_loop_test(tc, test, 0, CRCU_SIGNAL);
-	tcase_add_loop_test(tc_signal, test, CRCU_SIGNAL, CRCU_SIGNAL + 1);
-	tcase_add_loop_test(tc, test, CRCU_SIGNAL + 1, N_CRCU_FLAVORS);
-}
+/* A test looped over crcu_ops_table[] (the loop index picks the flavor). */
+#define add_per_flavor(tc, test) \
+	tcase_add_loop_test((tc), (test), 0, N_CRCU_FLAVORS)
 
 static Suite *call_rcu_suite(void)
 {
 	Suite *s = suite_create("call_rcu");
 	TCase *tc;
-
-	tc_signal = harness_tcase(s, "signal_flavor", 60);
-	tcase_set_tags(tc_signal, "signal_blocking");
 
 	tc = harness_tcase(s, "api", 30);
 	add_per_flavor(tc, test_free_default_ignored);
@@ -1627,6 +1643,7 @@ static Suite *call_rcu_suite(void)
 
 	tc = harness_tcase(s, "grace_period", 30);
 	add_per_flavor(tc, test_callback_waits_for_reader);
+	add_per_flavor(tc, test_call_rcu_inside_section);
 	add_per_flavor(tc, test_nested_call_rcu);
 	add_per_flavor(tc, test_barrier_covers_all_workers);
 

@@ -78,18 +78,44 @@ void urcu__flavor_init(void);
 unsigned long urcu__flavor_gp_seq(void);
 
 /*
- * A QSBR thread about to wait for a grace period, or for a thread that
- * waits for one, must be offline, or the grace period would wait for it.
- * Returns whether the caller was online; other flavors do nothing.
+ * Called before the calling thread blocks inside the library on something
+ * that may wait for a grace period (a grace period itself, a worker, a
+ * drainer, a mutex whose holder waits for one).  Returns whether the
+ * matching urcu__online_after_wait() has work to undo.
+ *
+ * QSBR: the thread goes offline, or the grace period would wait for it.
+ *
+ * Signal: the thread "parks": it is outside any read-side section, so
+ * after a full fence it may tell grace periods not to wait for its SIGRCU
+ * acknowledgement.  Needed because some runtimes (ThreadSanitizer) defer
+ * signal handlers while a thread is blocked in a system call or an
+ * intercepted lock, which would otherwise deadlock the grace period.
+ * Unparking ends with a full fence, so a read-side section entered
+ * afterwards is ordered like one entered after a handler ran: the updater
+ * reads the flag after its own fence (urcu__signal_mb_readers), and
+ * either sees us parked before our fence, or we see its removals.
+ *
+ * Other flavors: nothing to do.
  */
 static inline bool urcu__offline_for_wait(void)
 {
-#ifdef RCU_QSBR
+#if defined(RCU_QSBR)
 	bool was_online = URCU_TLS(rcu_reader).ctr != 0;
 
 	if (was_online)
 		rcu_thread_offline();
 	return was_online;
+#elif defined(RCU_SIGNAL)
+	struct urcu_reader *r = &URCU_TLS(rcu_reader);
+
+	/* Plain reads: only this thread writes these fields. */
+	if (!r->registered || r->parked)
+		return false;
+	/* Orders our past read-side sections before the announcement. */
+	cmm_smp_mb();
+	/* Release: pairs with the acquire in urcu__signal_mb_readers(). */
+	__atomic_store_n(&r->parked, 1, __ATOMIC_RELEASE);
+	return true;
 #else
 	return false;
 #endif
@@ -97,9 +123,17 @@ static inline bool urcu__offline_for_wait(void)
 
 static inline void urcu__online_after_wait(bool was_online)
 {
-#ifdef RCU_QSBR
+#if defined(RCU_QSBR)
 	if (was_online)
 		rcu_thread_online();
+#elif defined(RCU_SIGNAL)
+	if (was_online) {
+		/* Relaxed: the fence below orders it (see above). */
+		__atomic_store_n(&URCU_TLS(rcu_reader).parked, 0,
+				 __ATOMIC_RELAXED);
+		/* Store-load: unparked before any later shared load. */
+		cmm_smp_mb();
+	}
 #else
 	(void) was_online;
 #endif

@@ -6,14 +6,8 @@
 #include "flavor-internal.h"
 #include "export.h"
 
-#ifdef RCU_SIGNAL
-#define SELF_ACK	true
-#else
-#define SELF_ACK	false
-#endif
-
 struct urcu__registry urcu__flavor_registry =
-	URCU__REGISTRY_INIT(urcu__flavor_registry, SELF_ACK);
+	URCU__REGISTRY_INIT(urcu__flavor_registry);
 struct urcu__gp_state urcu__flavor_gp_state = URCU__GP_STATE_INIT;
 
 static pthread_once_t init_once = PTHREAD_ONCE_INIT;

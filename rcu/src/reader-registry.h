@@ -11,9 +11,7 @@
 #define URCU_SRC_READER_REGISTRY_H
 
 #include <pthread.h>
-#include <stdbool.h>
 
-#include <urcu/arch.h>
 #include <urcu/list.h>
 #include <urcu/static/urcu-common.h>
 
@@ -23,14 +21,11 @@ struct urcu__registry {
 	pthread_mutex_t lock;
 	struct cds_list_head readers;
 	pthread_key_t exit_key;
-	/* Signal flavor: leaving readers release grace periods themselves. */
-	bool self_ack;
 };
 
-#define URCU__REGISTRY_INIT(name, ack)					\
+#define URCU__REGISTRY_INIT(name)					\
 	{ .lock = PTHREAD_MUTEX_INITIALIZER,				\
-	  .readers = CDS_LIST_HEAD_INIT((name).readers),		\
-	  .self_ack = (ack) }
+	  .readers = CDS_LIST_HEAD_INIT((name).readers) }
 
 /* Called once, from the flavor's initialisation. */
 static inline void urcu__registry_setup(struct urcu__registry *reg,
@@ -60,31 +55,14 @@ static inline void urcu__registry_add(struct urcu__registry *reg,
 		urcu__die("pthread_setspecific", err);
 }
 
-/*
- * A signal-flavor grace period holds the registry lock while it waits for
- * every registered reader to run the SIGRCU handler.  A thread blocked in
- * pthread_mutex_lock() normally still runs handlers, but some runtimes
- * (ThreadSanitizer) defer signals while a thread is blocked in an
- * intercepted call, which would deadlock here.  So a leaving reader first
- * announces it: it runs the fence the handler would run and sets
- * r->leaving, and grace periods stop waiting for it (signal-barrier.h).
- * That is safe because it is outside any read-side section and enters none
- * before it is unlinked; a later registration goes through the lock.
- */
 static inline void urcu__registry_remove(struct urcu__registry *reg,
 		struct urcu_reader *r)
 {
-	if (reg->self_ack) {
-		/* Orders our past sections before the announcement. */
-		cmm_smp_mb();
-		/* Release: pairs with the acquire in urcu__signal_mb_readers. */
-		__atomic_store_n(&r->leaving, 1, __ATOMIC_RELEASE);
-	}
 	urcu__mutex_lock(&reg->lock);
 	cds_list_del(&r->node);
 	r->registered = 0;
-	/* Relaxed: unlinked now; the next registration starts from 0. */
-	__atomic_store_n(&r->leaving, 0, __ATOMIC_RELAXED);
+	/* Relaxed: unlinked now; the next registration starts unparked. */
+	__atomic_store_n(&r->parked, 0, __ATOMIC_RELAXED);
 	urcu__mutex_unlock(&reg->lock);
 	/* Cannot fail for a key we created; nothing to undo if it did. */
 	(void) pthread_setspecific(reg->exit_key, NULL);

@@ -14,6 +14,9 @@
  * select, and others listed in signal(7)) return early with EINTR or the
  * remaining time in registered threads; docs/flavors.md spells this out.
  * Registered threads must not block SIGRCU: the updater would wait forever.
+ * Threads waiting inside the library (for a grace period, a worker, a
+ * lock) are "parked" instead and need no handler: see
+ * urcu__offline_for_wait() in flavor-internal.h.
  */
 #ifndef URCU_SRC_SIGNAL_BARRIER_H
 #define URCU_SRC_SIGNAL_BARRIER_H
@@ -80,11 +83,11 @@ static inline void urcu__signal_mb_readers(struct cds_list_head *readers,
 		/*
 		 * Acquire on both: pairs with the release in
 		 * urcu__signal_ack(), or with the one in
-		 * urcu__registry_remove() of a reader that is leaving and
+		 * urcu__offline_for_wait() of a reader that is parked and
 		 * need not be waited for.
 		 */
 		while (__atomic_load_n(&r->need_mb, __ATOMIC_ACQUIRE)
-		       && !__atomic_load_n(&r->leaving, __ATOMIC_ACQUIRE)) {
+		       && !__atomic_load_n(&r->parked, __ATOMIC_ACQUIRE)) {
 			if (++spins < URCU__SIGNAL_ACK_SPINS)
 				caa_cpu_relax();
 			else

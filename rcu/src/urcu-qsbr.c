@@ -43,19 +43,15 @@ static const struct urcu__gp_ops gp_ops = {
 
 URCU_API void synchronize_rcu(void)
 {
-	struct urcu_reader *self = &URCU_TLS(rcu_reader);
-	/* Only this thread writes its word: a plain read is exact. */
-	bool was_online = self->registered && self->ctr;
+	bool was_online;
 
 	_urcu_qsbr_check_outside_section("synchronize_rcu() called from within "
 		"a read-side critical section");
 	/* An online caller would otherwise wait for itself. */
-	if (was_online)
-		_rcu_thread_offline();
+	was_online = urcu__offline_for_wait();
 	urcu__synchronize(&urcu__flavor_gp_state, &urcu__flavor_registry, &rcu_gp,
 			  &gp_ops);
-	if (was_online)
-		_rcu_thread_online();
+	urcu__online_after_wait(was_online);
 }
 
 static void unregister_reader(struct urcu_reader *r)

@@ -51,12 +51,16 @@ static const struct urcu__gp_ops gp_ops = {
 
 URCU_API void synchronize_rcu(void)
 {
+	bool parked;
+
 	if (_rcu_read_ongoing())
 		urcu__misuse("synchronize_rcu() called from within a read-side "
 			     "critical section: the grace period would wait "
 			     "for the caller forever");
+	parked = urcu__offline_for_wait();
 	urcu__synchronize(&urcu__flavor_gp_state, &urcu__flavor_registry, &rcu_gp,
 			  &gp_ops);
+	urcu__online_after_wait(parked);
 }
 
 static void unregister_reader(struct urcu_reader *r)
@@ -67,6 +71,8 @@ static void unregister_reader(struct urcu_reader *r)
 	if (r->ctr & URCU_GP_CTR_NEST_MASK)
 		urcu__misuse("rcu_unregister_thread() called from within a "
 			     "read-side critical section");
+	/* Parked for good: the registry resets the flag once unlinked. */
+	(void) urcu__offline_for_wait();
 	urcu__registry_remove(&urcu__flavor_registry, r);
 }
 

@@ -67,8 +67,12 @@ struct urcu_reader {
 	unsigned long ctr;
 	/* Signal flavor: set by the updater, cleared by the signal handler. */
 	int32_t need_mb;
-	/* Signal flavor: set while unregistering (no handler needed). */
-	int32_t leaving;
+	/*
+	 * Signal flavor: set while the thread waits inside the library,
+	 * outside any read-side section; grace periods then need no
+	 * acknowledgement from it (rcu/src/flavor-internal.h).
+	 */
+	int32_t parked;
 	/* Set by register_thread, cleared by unregister_thread. */
 	int32_t registered;
 	/* QSBR debug builds only: read-side nesting depth. */
