@@ -38,6 +38,7 @@
 #include <limits.h>
 #include <linux/membarrier.h>
 #include <pthread.h>
+#include <signal.h>
 #include <spawn.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -976,6 +977,53 @@ START_TEST(test_mixed_all_flavors_stress)
 END_TEST
 
 /* ------------------------------------------------------------------------
+ * Misuse: the library aborts with a message instead of deadlocking or
+ * corrupting its state.  synchronize_rcu() inside a read-side section is
+ * caught in every build for the flavors that track sections in release
+ * builds (all but QSBR); the rest needs mode=debug (URCU_DEBUG).
+ */
+
+START_TEST(test_misuse_synchronize_in_section)
+{
+	const struct rcu_flavor_struct *fl = test_flavors[_i]->fl;
+
+	fl->register_thread();
+	fl->read_lock();
+	fl->update_synchronize_rcu();	/* must abort, not wait for itself */
+}
+END_TEST
+
+/* Registering twice would corrupt the registry list (bp allows it). */
+START_TEST(test_misuse_double_register)
+{
+	const struct rcu_flavor_struct *fl = test_flavors[_i]->fl;
+
+	fl->register_thread();
+	fl->register_thread();
+}
+END_TEST
+
+#if defined(URCU_DEBUG)
+START_TEST(test_misuse_unbalanced_unlock)
+{
+	const struct rcu_flavor_struct *fl = test_flavors[_i]->fl;
+
+	fl->register_thread();
+	fl->read_unlock();
+}
+END_TEST
+
+START_TEST(test_misuse_unregistered_reader)
+{
+	const struct rcu_flavor_struct *fl = test_flavors[_i]->fl;
+
+	fl->read_lock();	/* bp registers itself: excluded below */
+}
+END_TEST
+
+#endif
+
+/* ------------------------------------------------------------------------
  * Suite.
  */
 
@@ -1010,13 +1058,29 @@ static Suite *flavors_suite(void)
 	 * asynchronous signals until an intercepted read() returns, so
 	 * under TSan the grace period would wait until the Check timeout.
 	 * Plain and ASan runs include it; TSan runs exclude the tag
-	 * (CK_EXCLUDE_TAGS=signal_blocking).  The library itself never
-	 * blocks a registered thread where the handler cannot run: see
-	 * urcu__registry_lock_reader() in rcu/src/reader-registry.h.
+	 * (CK_EXCLUDE_TAGS=signal_blocking).  Threads that wait inside
+	 * the library itself are parked and need no handler: see
+	 * urcu__offline_for_wait() in rcu/src/flavor-internal.h.
 	 */
 	tc = harness_tcase(s, "signal_blocking", 30);
 	tcase_set_tags(tc, "signal_blocking");
 	tcase_add_test(tc, test_signal_blocked_syscall);
+
+	tc = harness_tcase(s, "misuse", 30);
+	tcase_add_loop_test_raise_signal(tc, test_misuse_synchronize_in_section,
+					 SIGABRT, 0, TF_QSBR);
+	tcase_add_loop_test_raise_signal(tc, test_misuse_synchronize_in_section,
+					 SIGABRT, TF_QSBR + 1, N_TEST_FLAVORS);
+	tcase_add_loop_test_raise_signal(tc, test_misuse_double_register,
+					 SIGABRT, 0, TF_BP);
+#if defined(URCU_DEBUG)
+	tcase_add_loop_test_raise_signal(tc, test_misuse_synchronize_in_section,
+					 SIGABRT, TF_QSBR, TF_QSBR + 1);
+	tcase_add_loop_test_raise_signal(tc, test_misuse_unbalanced_unlock,
+					 SIGABRT, 0, N_TEST_FLAVORS);
+	tcase_add_loop_test_raise_signal(tc, test_misuse_unregistered_reader,
+					 SIGABRT, 0, TF_BP);
+#endif
 
 	tc = harness_tcase(s, "mixed", 30);
 	tcase_add_test(tc, test_mixed_memb_qsbr);
