@@ -5,7 +5,13 @@
 set -eu
 bench=$1
 rounds=${2:-3}
-jemalloc=$(ldconfig -p | awk '/libjemalloc\.so\.2 /{print $NF; exit}')
+jemalloc=
+for f in /usr/lib/*/libjemalloc.so.2 /usr/lib/libjemalloc.so.2 \
+	 /usr/local/lib/libjemalloc.so.2; do
+	if [ -e "$f" ]; then jemalloc=$f; break; fi
+done
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
 
 field() { sed -n "s/.*$1=\([0-9]*\).*/\1/p"; }
 median() { sort -n | awk '{v[NR]=$1} END {print v[int((NR+1)/2)]}'; }
@@ -13,25 +19,24 @@ median() { sort -n | awk '{v[NR]=$1} END {print v[int((NR+1)/2)]}'; }
 echo "| threads | allocator | callbacks/s | peak RSS KiB | avg RSS KiB |"
 echo "|---|---|---|---|---|"
 for t in 1 2; do
-	: > /tmp/crb.glibc; : > /tmp/crb.jemalloc
+	: > $tmp/crb.glibc; : > $tmp/crb.jemalloc
 	i=0
 	while [ $i -lt "$rounds" ]; do
-		"$bench" "$t" 2 >> /tmp/crb.glibc
+		"$bench" "$t" 2 >> $tmp/crb.glibc
 		if [ -n "$jemalloc" ]; then
-			LD_PRELOAD=$jemalloc "$bench" "$t" 2 >> /tmp/crb.jemalloc
+			LD_PRELOAD=$jemalloc "$bench" "$t" 2 >> $tmp/crb.jemalloc
 		fi
 		i=$((i + 1))
 	done
 	for a in glibc jemalloc; do
-		[ -s /tmp/crb.$a ] || continue
-		echo "| $t | $a | $(field callbacks_per_s < /tmp/crb.$a | median) |" \
-		     "$(field peak_rss_kib < /tmp/crb.$a | median) |" \
-		     "$(field avg_rss_kib < /tmp/crb.$a | median) |"
+		[ -s $tmp/crb.$a ] || continue
+		echo "| $t | $a | $(field callbacks_per_s < $tmp/crb.$a | median) |" \
+		     "$(field peak_rss_kib < $tmp/crb.$a | median) |" \
+		     "$(field avg_rss_kib < $tmp/crb.$a | median) |"
 	done
-	if [ -s /tmp/crb.jemalloc ]; then
-		g=$(field callbacks_per_s < /tmp/crb.glibc | median)
-		j=$(field callbacks_per_s < /tmp/crb.jemalloc | median)
+	if [ -s $tmp/crb.jemalloc ]; then
+		g=$(field callbacks_per_s < $tmp/crb.glibc | median)
+		j=$(field callbacks_per_s < $tmp/crb.jemalloc | median)
 		echo "| $t | ratio jemalloc/glibc | $(awk "BEGIN {printf \"%.2f\", $j / $g}") | | |"
 	fi
 done
-rm -f /tmp/crb.glibc /tmp/crb.jemalloc
