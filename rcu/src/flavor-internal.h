@@ -139,4 +139,26 @@ static inline void urcu__online_after_wait(bool was_online)
 #endif
 }
 
+#ifndef RCU_QSBR
+/*
+ * synchronize_rcu() of the flavors with read-side sections: refuse to run
+ * inside one (the grace period would wait for the caller forever), and
+ * park while waiting.
+ */
+static inline void urcu__synchronize_outside_section(
+		const struct urcu__gp_ops *ops)
+{
+	bool parked;
+
+	if (_rcu_read_ongoing())
+		urcu__misuse("synchronize_rcu() called from within a read-side "
+			     "critical section: the grace period would wait "
+			     "for the caller forever");
+	parked = urcu__offline_for_wait();
+	urcu__synchronize(&urcu__flavor_gp_state, &urcu__flavor_registry,
+			  &rcu_gp, ops);
+	urcu__online_after_wait(parked);
+}
+#endif
+
 #endif /* URCU_SRC_FLAVOR_INTERNAL_H */

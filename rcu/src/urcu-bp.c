@@ -36,12 +36,7 @@ static const struct urcu__gp_ops gp_ops = {
 
 URCU_API void synchronize_rcu(void)
 {
-	if (_rcu_read_ongoing())
-		urcu__misuse("synchronize_rcu() called from within a read-side "
-			     "critical section: the grace period would wait "
-			     "for the caller forever");
-	urcu__synchronize(&urcu__flavor_gp_state, &urcu__flavor_registry, &rcu_gp,
-			  &gp_ops);
+	urcu__synchronize_outside_section(&gp_ops);
 }
 
 static void block_all_signals(sigset_t *saved)

@@ -51,16 +51,7 @@ static const struct urcu__gp_ops gp_ops = {
 
 URCU_API void synchronize_rcu(void)
 {
-	bool parked;
-
-	if (_rcu_read_ongoing())
-		urcu__misuse("synchronize_rcu() called from within a read-side "
-			     "critical section: the grace period would wait "
-			     "for the caller forever");
-	parked = urcu__offline_for_wait();
-	urcu__synchronize(&urcu__flavor_gp_state, &urcu__flavor_registry, &rcu_gp,
-			  &gp_ops);
-	urcu__online_after_wait(parked);
+	urcu__synchronize_outside_section(&gp_ops);
 }
 
 static void unregister_reader(struct urcu_reader *r)
