@@ -443,6 +443,7 @@ static void adopt_callbacks(struct call_rcu_data *to,
 		return;
 	(void) __cds_wfcq_splice_blocking(&to->cbs_head, &to->cbs_tail,
 					  &from->cbs_head, &from->cbs_tail);
+	/* Relaxed: a statistic, like every qlen access. */
 	__atomic_fetch_add(&to->qlen, moved, __ATOMIC_RELAXED);
 	wake_worker(to);
 }
@@ -846,6 +847,7 @@ static void call_rcu_exit(void)
 	deadline.tv_sec += URCU__EXIT_DRAIN_SEC;
 	cds_list_for_each_entry_safe(crdp, tmp, &workers, list) {
 		if (!stop_worker_before(crdp, &deadline)) {
+			/* Relaxed: qlen is a statistic. */
 			fprintf(stderr, "urcu: %lu call_rcu callbacks could not "
 				"run before exit: a grace period is blocked\n",
 				__atomic_load_n(&crdp->qlen, __ATOMIC_RELAXED));

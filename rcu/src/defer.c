@@ -181,6 +181,7 @@ static void *defer_thread(void *arg)
 			(void) futex_noasync(&defer_futex, FUTEX_WAIT, -1,
 					     NULL, NULL, 0);
 		}
+		/* Relaxed: only tells wakers we are awake again. */
 		__atomic_store_n(&defer_futex, 0, __ATOMIC_RELAXED);
 		/* Let more entries accumulate: one grace period per batch. */
 		(void) poll(NULL, 0, URCU__DEFER_BATCH_MS);
@@ -283,6 +284,8 @@ URCU_API void rcu_defer_unregister_thread(void)
 	URCU_TLS(defer_queue) = NULL;
 	last = --defer_users == 0;
 	tid = defer_tid;
+	/* Relaxed: the mutex release below publishes it to the defer
+	 * thread, which reads it after taking the mutex. */
 	if (last)
 		__atomic_store_n(&defer_stop, 1, __ATOMIC_RELAXED);
 	urcu__mutex_unlock(&defer_mutex);

@@ -122,6 +122,7 @@ static inline void _urcu_common_read_lock(struct urcu_reader *r,
 	_urcu_misuse_check(r->registered,
 		"rcu_read_lock() called by a thread that is not registered; "
 		"call rcu_register_thread() first");
+	/* Keep earlier code from moving into the section (compiler only). */
 	cmm_barrier();
 	tmp = r->ctr;
 	_urcu_misuse_check((tmp & URCU_GP_CTR_NEST_MASK) != URCU_GP_CTR_NEST_MASK,
