@@ -43,6 +43,11 @@ check_one() {
 	local pkgconfig_output
 	local -a cppflags pcflags compile
 	read -ra cppflags <<< "$3"
+	# Builds written for liburcu often require a minimum version.
+	pkg-config --exists "$module >= 0.11" || {
+		echo "$module does not satisfy '>= 0.11'"
+		return 1
+	}
 	pkgconfig_output=$(pkg-config --cflags --libs "$module") || return 1
 	read -ra pcflags <<< "$pkgconfig_output"
 	if [ "$lang" = c ]; then
