@@ -1,0 +1,230 @@
+/*
+ * urcu/static/rculfqueue.h - inline implementation of <urcu/rculfqueue.h>.
+ *
+ * Programs normally include <urcu/rculfqueue.h>.  With _LGPL_SOURCE
+ * defined, that header includes this one and maps the public names onto
+ * the functions below; without it, the library's out-of-line copies
+ * (built from this file) are called instead.
+ *
+ * Design
+ * ------
+ * The queue is a singly linked list from q->head (oldest) to the last
+ * node, whose next pointer is NULL.  A node's next pointer changes once,
+ * from NULL to its successor, while the node is queued.  The list is
+ * never empty: when no caller node is queued it holds a dummy node
+ * (dummy == 1) that the queue allocated.  q->tail is the last node, or
+ * lags one behind it while an enqueue is finishing; any thread that sees
+ * the lag moves q->tail forward ("helping").
+ *
+ * Enqueue of node N:
+ *   E1. t = q->tail
+ *   E2. compare-and-swap t->next from NULL to N.  On failure the CAS
+ *       returns t's successor s: help, compare-and-swap q->tail from t
+ *       to s, and go to E1.
+ *   E3. compare-and-swap q->tail from t to N (failure means a helper
+ *       already did it).
+ *
+ * Dequeue returns the head node itself, so the head must first get a
+ * successor:
+ *   D1. h = q->head; n = h->next
+ *   D2. if n is NULL: if h is a dummy the queue is empty, return NULL;
+ *       otherwise enqueue a fresh dummy behind h and go to D1.
+ *   D3. if q->tail == h, help (compare-and-swap q->tail from h to n) and
+ *       go to D1, so that q->head never passes q->tail.
+ *   D4. compare-and-swap q->head from h to n; on failure go to D1.
+ *   D5. if h is a dummy, hand it to call_rcu and go to D1; else return h.
+ *
+ * Invariants:
+ *   I1. q->tail is q->head or a node reachable from it (D3 keeps it so;
+ *       tails only move along next pointers).
+ *   I2. Once D4 removes h, neither q->head nor q->tail designates it any
+ *       more (I1), so only operations whose read-side critical section
+ *       began before D4 can still hold h.  Freeing or reusing h after a
+ *       grace period is therefore safe, and, since h cannot come back
+ *       before that, the CASes on q->head, q->tail and next pointers are
+ *       free of ABA.
+ *
+ * Memory ordering
+ * ---------------
+ * Every shared pointer is accessed with __atomic builtins, so the code is
+ * free of data races and ThreadSanitizer-clean without suppressions.
+ * A node's contents (the caller's data and the "dummy" flag) are written
+ * before it is enqueued and published by E2's release CAS.  A thread
+ * reaches a node through an acquire load of a next pointer, or of q->head
+ * or q->tail; those two are only changed by release CASes that install a
+ * node the changing thread itself acquired (or created), so by
+ * transitivity every node reached is seen initialized.
+ */
+#ifndef _URCU_STATIC_RCULFQUEUE_H
+#define _URCU_STATIC_RCULFQUEUE_H
+
+#include <errno.h>
+#include <stdlib.h>
+#include <urcu/compiler.h>
+#include <urcu/call-rcu.h>
+#include <urcu/rculfqueue.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* A dummy node: the queue link plus what freeing it through RCU needs. */
+struct __cds_lfq_dummy_rcu {
+	struct cds_lfq_node_rcu node;
+	struct rcu_head rcu;
+	struct cds_lfq_queue_rcu *q;
+};
+
+/* A new dummy node with a NULL next pointer; aborts when out of memory. */
+static inline struct cds_lfq_node_rcu *
+___cds_lfq_make_dummy(struct cds_lfq_queue_rcu *q)
+{
+	struct __cds_lfq_dummy_rcu *d;
+
+	d = (struct __cds_lfq_dummy_rcu *) malloc(sizeof(*d));
+	if (!d)
+		abort();
+	/* Unpublished yet: E2's release CAS (or init's caller) publishes it. */
+	__atomic_store_n(&d->node.next, NULL, __ATOMIC_RELAXED);
+	d->node.dummy = 1;
+	d->q = q;
+	return &d->node;
+}
+
+static inline struct __cds_lfq_dummy_rcu *
+___cds_lfq_to_dummy(struct cds_lfq_node_rcu *node)
+{
+	return caa_container_of(node, struct __cds_lfq_dummy_rcu, node);
+}
+
+static inline void ___cds_lfq_free_dummy_cb(struct rcu_head *head)
+{
+	free(caa_container_of(head, struct __cds_lfq_dummy_rcu, rcu));
+}
+
+static inline void _cds_lfq_node_init_rcu(struct cds_lfq_node_rcu *node)
+{
+	/*
+	 * Relaxed: the node is not queued; the enqueue's release CAS (E2)
+	 * publishes this store.  Atomic because a node reused after a grace
+	 * period was last read by atomic loads.
+	 */
+	__atomic_store_n(&node->next, NULL, __ATOMIC_RELAXED);
+	node->dummy = 0;
+}
+
+static inline void _cds_lfq_init_rcu(struct cds_lfq_queue_rcu *q,
+		void queue_call_rcu(struct rcu_head *head,
+				void (*func)(struct rcu_head *head)))
+{
+	struct cds_lfq_node_rcu *dummy = ___cds_lfq_make_dummy(q);
+
+	/*
+	 * Relaxed: the queue is not shared yet; whatever hands it to other
+	 * threads (e.g. pthread_create) orders these stores before their use.
+	 */
+	__atomic_store_n(&q->head, dummy, __ATOMIC_RELAXED);
+	__atomic_store_n(&q->tail, dummy, __ATOMIC_RELAXED);
+	q->queue_call_rcu = queue_call_rcu;
+}
+
+static inline int _cds_lfq_destroy_rcu(struct cds_lfq_queue_rcu *q)
+{
+	/* Relaxed: the caller guarantees no concurrent operation. */
+	struct cds_lfq_node_rcu *head =
+		__atomic_load_n(&q->head, __ATOMIC_RELAXED);
+
+	/* Relaxed: as above. */
+	if (!head->dummy || __atomic_load_n(&head->next, __ATOMIC_RELAXED))
+		return -EPERM;
+	free(___cds_lfq_to_dummy(head));
+	return 0;
+}
+
+static inline void _cds_lfq_enqueue_rcu(struct cds_lfq_queue_rcu *q,
+		struct cds_lfq_node_rcu *node)
+{
+	struct cds_lfq_node_rcu *tail, *next;
+
+	for (;;) {
+		/* E1.  Acquire: pairs with the release CASes on q->tail (E3, helping). */
+		tail = __atomic_load_n(&q->tail, __ATOMIC_ACQUIRE);
+		next = NULL;
+		/*
+		 * E2.  Release on success: publishes @node's contents to the
+		 * acquire loads of tail->next (D1, and E2's failure path).
+		 * Acquire on failure: pairs with the successful E2 that
+		 * installed "next", before we install it in q->tail.
+		 */
+		if (__atomic_compare_exchange_n(&tail->next, &next, node, 0,
+				__ATOMIC_RELEASE, __ATOMIC_ACQUIRE))
+			break;
+		/*
+		 * Help a lagging tail.  Release: passes on what we acquired of
+		 * "next" to the acquire loads of q->tail (E1, D3); relaxed
+		 * on failure, whose value is unused.
+		 */
+		__atomic_compare_exchange_n(&q->tail, &tail, next, 0,
+				__ATOMIC_RELEASE, __ATOMIC_RELAXED);
+	}
+	/*
+	 * E3.  Release: publishes @node to the acquire loads of q->tail (E1,
+	 * D3).  Relaxed on failure: a helper already moved the tail on.
+	 */
+	__atomic_compare_exchange_n(&q->tail, &tail, node, 0,
+			__ATOMIC_RELEASE, __ATOMIC_RELAXED);
+}
+
+static inline struct cds_lfq_node_rcu *
+_cds_lfq_dequeue_rcu(struct cds_lfq_queue_rcu *q)
+{
+	struct cds_lfq_node_rcu *head, *next, *tail;
+
+	for (;;) {
+		/* D1.  Acquire: pairs with the release CAS on q->head (D4). */
+		head = __atomic_load_n(&q->head, __ATOMIC_ACQUIRE);
+		/* Acquire: pairs with the release CAS that set it (E2). */
+		next = __atomic_load_n(&head->next, __ATOMIC_ACQUIRE);
+		if (!next) {
+			/* D2. */
+			if (head->dummy)
+				return NULL;
+			_cds_lfq_enqueue_rcu(q, ___cds_lfq_make_dummy(q));
+			continue;
+		}
+		/* D3.  Acquire: pairs with the release CASes on q->tail (E2's helping, E3). */
+		tail = __atomic_load_n(&q->tail, __ATOMIC_ACQUIRE);
+		if (tail == head) {
+			/*
+			 * Release: passes on what we acquired of "next" to
+			 * the acquire loads of q->tail (E1, D3); relaxed on
+			 * failure, whose value is unused.
+			 */
+			__atomic_compare_exchange_n(&q->tail, &tail, next, 0,
+					__ATOMIC_RELEASE, __ATOMIC_RELAXED);
+			continue;
+		}
+		/*
+		 * D4.  Release: passes on what we acquired of "next" to the
+		 * acquire loads of q->head (D1).  Relaxed on failure: we
+		 * start over from D1.
+		 */
+		if (!__atomic_compare_exchange_n(&q->head, &head, next, 0,
+				__ATOMIC_RELEASE, __ATOMIC_RELAXED))
+			continue;
+		/* D5. */
+		if (head->dummy) {
+			struct __cds_lfq_dummy_rcu *d = ___cds_lfq_to_dummy(head);
+
+			d->q->queue_call_rcu(&d->rcu, ___cds_lfq_free_dummy_cb);
+			continue;
+		}
+		return head;
+	}
+}
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* _URCU_STATIC_RCULFQUEUE_H */
