@@ -2,11 +2,11 @@
  * alloc.h: the allocation layer for the library's own memory.
  *
  * Every internal allocation (call_rcu workers, defer queues, barrier
- * records, ...) goes through urcu__alloc()/urcu__free().  With jemalloc
- * enabled at build time they use jemalloc's non-standard API
- * (mallocx/sdallocx, sized and aligned), so the library gets jemalloc even
- * though the application's malloc() stays whatever the application links;
- * otherwise they use libc.  Memory from here is only ever freed here, with
+ * records, hash-table bucket arrays, ...) goes through
+ * urcu__alloc()/urcu__free().  With jemalloc enabled at build time they
+ * use jemalloc's non-standard API (mallocx/sdallocx, sized and aligned),
+ * so the library gets jemalloc even though the application's malloc()
+ * stays whatever the application links; otherwise they use libc.  Memory from here is only ever freed here, with
  * the size and alignment it was allocated with.
  *
  * Fault injection for tests: with URCU_ALLOC_FAIL_AFTER=N in the
@@ -18,11 +18,21 @@
 
 #include <stddef.h>
 
+/*
+ * Each library has its own hidden copy: per flavor (named after it), and
+ * one in liburcu-cds, built with URCU_ALLOC_FOR_CDS.
+ */
+#ifdef URCU_ALLOC_FOR_CDS
+#define urcu__alloc		cds__alloc
+#define urcu__free		cds__free
+#define urcu__alloc_thread_idle	cds__alloc_thread_idle
+#else
 #include "flavor-internal.h"
 
 #define urcu__alloc		URCU__FLAVOR_SYM(alloc)
 #define urcu__free		URCU__FLAVOR_SYM(free)
 #define urcu__alloc_thread_idle	URCU__FLAVOR_SYM(alloc_thread_idle)
+#endif
 
 /*
  * Zeroed memory of @size bytes aligned on @align (a power of two, at
