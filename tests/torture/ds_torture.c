@@ -1,0 +1,790 @@
+/*
+ * ds_torture: torture test for the RCU-protected queues and stacks, run
+ * under any flavor through its flavor table.  docs/torture.md explains
+ * how to run it and read its output.
+ *
+ * Each structure (--ds) is tested in turn, for --duration seconds, with
+ * fresh threads and a fresh fixed pool of nodes (nothing is allocated
+ * while the test runs, apart from what the structure allocates itself):
+ *
+ *   - producers take a node from the pool, mark it LIVE and add it;
+ *   - consumers take nodes out, inside a read-side section, and claim
+ *     each with a compare-and-swap from LIVE to TAKEN; they then free it
+ *     with call_rcu(), whose callback poisons it (POISON) and puts it
+ *     back in the pool;
+ *   - peekers walk the structure inside a read-side section, as its
+ *     header describes it, pausing at random, and look at each node.
+ *
+ * A node reachable from the structure inside a read-side section cannot
+ * be freed before the section ends, so nobody may ever see POISON: a
+ * peeker that does saw a node freed under it (the flavor's grace period
+ * or the structure's unlink is wrong), a consumer that does was handed a
+ * node that is not in the structure any more.  A consumer that finds
+ * TAKEN got a node another consumer already had.  At the end the
+ * structure is drained and every node must be back in the pool, each
+ * added node taken exactly once.
+ *
+ * lfstack is used in its RCU mode (<urcu/lfstack.h>, scheme 3): pops
+ * without the pop lock, inside read-side sections, and a popped node
+ * pushed again only after a grace period (through the pool), so RCU is
+ * what keeps the pops free of ABA.
+ *
+ * Memory ordering: node fields are accessed with atomics, relaxed where
+ * the structure's own publication (enqueue/push release, dequeue/pop
+ * acquire), the pool's mutex or the grace period does the ordering; each
+ * access says which.
+ */
+#define _GNU_SOURCE
+#include <getopt.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <urcu/call-rcu.h>
+#include <urcu/compiler.h>
+#include <urcu/lfstack.h>
+#include <urcu/rculfqueue.h>
+
+#include "torture.h"
+
+#define PROG		"ds_torture"
+#define POOL_SIZE	512
+#define MAX_THREADS	256
+/* Nodes a peeker visits per section at most. */
+#define PEEK_MAX	32
+/*
+ * Consumers leave about this many nodes in the structure until the end,
+ * so that peekers and takes work on a populated structure.
+ */
+#define BACKLOG		(POOL_SIZE / 4)
+
+/* Node states (struct ds_node.magic). */
+#define MAGIC_LIVE	0x4c495645u	/* in the structure */
+#define MAGIC_TAKEN	0x54414b4eu	/* taken out, waiting for its grace period */
+#define MAGIC_POISON	0xdeadbeefu	/* freed: back in the pool */
+
+struct ds_node {
+	/* MAGIC_*; atomic (peekers load it while consumers change it). */
+	unsigned int magic;
+	/* Link of the structure under test; one per structure. */
+	union {
+		struct cds_lfq_node_rcu lfq;
+		struct cds_lfs_node lfs;
+		/* cds_lfht: struct cds_lfht_node ht;  (see ds_structures[]) */
+	} link;
+	struct rcu_head rh;
+	/* Pool free list, under pool.lock. */
+	struct ds_node *pool_next;
+};
+
+static struct {
+	const struct torture_flavor *flavor;
+	const struct rcu_flavor_struct *fl;
+	const char *ds;
+	unsigned long producers;
+	unsigned long consumers;
+	unsigned long peekers;
+	double duration;
+	double stall_timeout;
+	bool delay;
+	uint64_t seed;
+} cfg = {
+	.ds = "all",
+	.producers = 2,
+	.consumers = 2,
+	.peekers = 2,
+	.duration = 10.0,
+	.stall_timeout = 60.0,
+	.delay = true,
+};
+
+static struct {
+	pthread_mutex_t lock;
+	struct ds_node *free;		/* under lock */
+	unsigned long nfree;		/* under lock */
+	struct ds_node nodes[POOL_SIZE];
+} pool = { .lock = PTHREAD_MUTEX_INITIALIZER };
+
+/* The structure under test (one at a time). */
+static union {
+	struct cds_lfq_queue_rcu lfq;
+	struct cds_lfs_stack lfs;
+} ds;
+
+/* Counts of the current run; see torture_count(). */
+static struct {
+	unsigned long freed;		/* callbacks run */
+} stats;
+
+/*
+ * Nodes added and not yet taken, approximately (a heuristic for the
+ * consumers' pacing; relaxed atomic, orders nothing).
+ */
+static long in_ds;
+
+/* Phase flags; relaxed or acquire/release as commented where used. */
+static int stop_producers;
+static int producers_done;
+static int stop_peekers;
+
+/*
+ * Per-thread results: written only by their thread, read by main() after
+ * pthread_join (which orders them), so plain fields.
+ */
+struct worker {
+	pthread_t tid;
+	unsigned int id;
+	struct torture_rng rng;
+	unsigned long added, alloc_fail;	/* producers */
+	unsigned long taken, extra;		/* consumers */
+	unsigned long peeks, peeked;		/* peekers */
+	unsigned long poisoned, twice, garbage;	/* errors */
+};
+
+static void rcu_quiescent(void)
+{
+	if (cfg.flavor->is_qsbr)
+		cfg.fl->read_quiescent_state();
+}
+
+static bool flag_relaxed(int *flag)
+{
+	/* Relaxed: a request to finish; pthread_join orders the results. */
+	return __atomic_load_n(flag, __ATOMIC_RELAXED);
+}
+
+/* ------------------------------------------------------------------------
+ * Structures under test.
+ */
+
+struct ds_ops {
+	const char *name;
+	/* Sets up an empty structure (no thread running). */
+	void (*init)(void);
+	/* Adds @n; inside a read-side section. */
+	void (*add)(struct ds_node *n);
+	/* Takes a node out, or returns NULL when empty; inside a section. */
+	struct ds_node *(*take)(void);
+	/*
+	 * Calls @visit on up to PEEK_MAX of the nodes reachable from the
+	 * structure; inside a section.  Returns how many it visited.
+	 */
+	unsigned int (*peek)(struct worker *w,
+			     void (*visit)(struct worker *, struct ds_node *));
+	/* Tears down the drained structure; false if it is not empty. */
+	bool (*fini)(void);
+};
+
+/* rculfqueue: <urcu/rculfqueue.h>. */
+
+static void lfq_init(void)
+{
+	cds_lfq_init_rcu(&ds.lfq, cfg.fl->update_call_rcu);
+}
+
+static void lfq_add(struct ds_node *n)
+{
+	cds_lfq_node_init_rcu(&n->link.lfq);
+	cds_lfq_enqueue_rcu(&ds.lfq, &n->link.lfq);
+}
+
+static struct ds_node *lfq_take(void)
+{
+	struct cds_lfq_node_rcu *qn = cds_lfq_dequeue_rcu(&ds.lfq);
+
+	return qn ? caa_container_of(qn, struct ds_node, link.lfq) : NULL;
+}
+
+static unsigned int lfq_peek(struct worker *w,
+			     void (*visit)(struct worker *, struct ds_node *))
+{
+	struct cds_lfq_node_rcu *qn;
+	unsigned int i, steps;
+
+	/*
+	 * Walks from the oldest node along next pointers, as the queue
+	 * does.  Acquire: pairs with the queue's release CASes on q->head
+	 * and on next pointers (<urcu/static/rculfqueue.h>), so each node
+	 * is seen as initialized by its producer.  "dummy" is set before
+	 * the node is published and rewritten only after a grace period.
+	 */
+	qn = __atomic_load_n(&ds.lfq.head, __ATOMIC_ACQUIRE);
+	/* Dummies are not visited, but count as steps. */
+	for (i = 0, steps = 0; qn && i < PEEK_MAX && steps < 2 * PEEK_MAX;
+	     steps++) {
+		if (!qn->dummy) {
+			visit(w, caa_container_of(qn, struct ds_node, link.lfq));
+			i++;
+		}
+		/* Acquire: as above. */
+		qn = __atomic_load_n(&qn->next, __ATOMIC_ACQUIRE);
+	}
+	return i;
+}
+
+static bool lfq_fini(void)
+{
+	return cds_lfq_destroy_rcu(&ds.lfq) == 0;
+}
+
+/* lfstack: <urcu/lfstack.h>, RCU scheme. */
+
+static void lfs_init(void)
+{
+	cds_lfs_init(&ds.lfs);
+}
+
+static void lfs_add(struct ds_node *n)
+{
+	cds_lfs_push(&ds.lfs, &n->link.lfs);
+}
+
+static struct ds_node *lfs_take(void)
+{
+	/* No pop lock: the read-side section keeps the pop free of ABA. */
+	struct cds_lfs_node *sn = __cds_lfs_pop(&ds.lfs);
+
+	return sn ? caa_container_of(sn, struct ds_node, link.lfs) : NULL;
+}
+
+static unsigned int lfs_peek(struct worker *w,
+			     void (*visit)(struct worker *, struct ds_node *))
+{
+	struct cds_lfs_head *top;
+	struct cds_lfs_node *sn;
+	unsigned int i;
+
+	/*
+	 * Acquire: pairs with the push's release CAS on the top (and, down
+	 * the stack, the release sequence of earlier pushes), so each node
+	 * and its next pointer are seen as written before its push.
+	 */
+	top = __atomic_load_n(&ds.lfs.head, __ATOMIC_ACQUIRE);
+	sn = top ? &top->node : NULL;
+	for (i = 0; sn && i < PEEK_MAX; i++) {
+		visit(w, caa_container_of(sn, struct ds_node, link.lfs));
+		/* Acquire: as above. */
+		sn = __atomic_load_n(&sn->next, __ATOMIC_ACQUIRE);
+	}
+	return i;
+}
+
+static bool lfs_fini(void)
+{
+	bool empty = cds_lfs_empty(&ds.lfs);
+
+	cds_lfs_destroy(&ds.lfs);
+	return empty;
+}
+
+/*
+ * The structures under test, run in this order by --ds all.
+ *
+ * Hook for the RCU hash table (cds_lfht, <urcu/rculfhash.h>, being written
+ * separately): add `struct cds_lfht_node ht` to the link union of struct
+ * ds_node, give each node a key (e.g. a counter), and write lfht_ops:
+ * init creates the table with cfg.fl's flavor, add inserts the node by
+ * its key, take looks up a key it expects to be present and deletes the
+ * node it finds (NULL when the table is empty), peek iterates over the
+ * table inside the section, fini destroys the table (false if not empty).
+ * Then list it below; check_torture and `scons torture` run `--ds all`,
+ * so they pick it up with no other change.
+ */
+static const struct ds_ops ds_structures[] = {
+	{ "rculfqueue", lfq_init, lfq_add, lfq_take, lfq_peek, lfq_fini },
+	{ "lfstack", lfs_init, lfs_add, lfs_take, lfs_peek, lfs_fini },
+};
+
+#define N_STRUCTURES	(sizeof(ds_structures) / sizeof(ds_structures[0]))
+
+static const struct ds_ops *ops;
+
+/* ------------------------------------------------------------------------
+ * The pool.
+ */
+
+static void pool_fill(void)
+{
+	unsigned long i;
+
+	pool.free = NULL;
+	for (i = 0; i < POOL_SIZE; i++) {
+		/* Relaxed: no thread runs yet; pthread_create publishes it. */
+		__atomic_store_n(&pool.nodes[i].magic, MAGIC_POISON,
+				 __ATOMIC_RELAXED);
+		pool.nodes[i].pool_next = pool.free;
+		pool.free = &pool.nodes[i];
+	}
+	pool.nfree = POOL_SIZE;
+}
+
+static struct ds_node *pool_get(void)
+{
+	struct ds_node *n;
+
+	pthread_mutex_lock(&pool.lock);
+	n = pool.free;
+	if (n) {
+		pool.free = n->pool_next;
+		pool.nfree--;
+	}
+	pthread_mutex_unlock(&pool.lock);
+	return n;
+}
+
+static void free_cb(struct rcu_head *head)
+{
+	struct ds_node *n = caa_container_of(head, struct ds_node, rh);
+
+	/*
+	 * Poison first.  Relaxed: the pool's mutex orders it before the
+	 * next producer's LIVE; with a correct flavor nobody else can
+	 * reach the node any more, and whoever still does reports it.
+	 */
+	__atomic_store_n(&n->magic, MAGIC_POISON, __ATOMIC_RELAXED);
+	pthread_mutex_lock(&pool.lock);
+	n->pool_next = pool.free;
+	pool.free = n;
+	pool.nfree++;
+	pthread_mutex_unlock(&pool.lock);
+	torture_count(&stats.freed, 1);
+}
+
+/* ------------------------------------------------------------------------
+ * Threads.
+ */
+
+static void *producer_thread(void *arg)
+{
+	struct worker *w = arg;
+	struct ds_node *n;
+
+	cfg.fl->register_thread();
+	while (!flag_relaxed(&stop_producers)) {
+		n = pool_get();
+		if (!n) {
+			w->alloc_fail++;
+			rcu_quiescent();
+			torture_sleep_us(50);
+			continue;
+		}
+		/*
+		 * Relaxed: the node is ours; the add's release publishes
+		 * it to whoever reaches it through the structure.
+		 */
+		__atomic_store_n(&n->magic, MAGIC_LIVE, __ATOMIC_RELAXED);
+		cfg.fl->read_lock();
+		ops->add(n);
+		cfg.fl->read_unlock();
+		rcu_quiescent();
+		w->added++;
+		/* Relaxed: see in_ds. */
+		__atomic_fetch_add(&in_ds, 1, __ATOMIC_RELAXED);
+	}
+	cfg.fl->unregister_thread();
+	return NULL;
+}
+
+/* Consumer's claim of a node it took: LIVE -> TAKEN. */
+static void claim(struct worker *w, struct ds_node *n)
+{
+	unsigned int expected = MAGIC_LIVE;
+
+	/*
+	 * Relaxed: the take's acquire already ordered the node's contents;
+	 * the CAS only detects a second claim or a freed node.
+	 */
+	if (__atomic_compare_exchange_n(&n->magic, &expected, MAGIC_TAKEN,
+					false, __ATOMIC_RELAXED,
+					__ATOMIC_RELAXED))
+		return;
+	if (expected == MAGIC_TAKEN)
+		w->twice++;
+	else if (expected == MAGIC_POISON)
+		w->poisoned++;
+	else
+		w->garbage++;
+}
+
+static void *consumer_thread(void *arg)
+{
+	struct worker *w = arg;
+	struct ds_node *n;
+	bool done;
+
+	cfg.fl->register_thread();
+	for (;;) {
+		/*
+		 * Sampled before the take: NULL then means empty for good.
+		 * Acquire: pairs with the release store in main() made after
+		 * joining the producers, so their adds are visible.
+		 */
+		done = __atomic_load_n(&producers_done, __ATOMIC_ACQUIRE);
+		/* Relaxed: see in_ds. */
+		if (!done && __atomic_load_n(&in_ds, __ATOMIC_RELAXED) < BACKLOG) {
+			rcu_quiescent();
+			sched_yield();
+			continue;
+		}
+		cfg.fl->read_lock();
+		n = ops->take();
+		if (n)
+			claim(w, n);
+		cfg.fl->read_unlock();
+		if (n) {
+			w->taken++;
+			/* Relaxed: see in_ds. */
+			__atomic_fetch_sub(&in_ds, 1, __ATOMIC_RELAXED);
+			cfg.fl->update_call_rcu(&n->rh, free_cb);
+			/* More nodes after the end than exist: a cycle. */
+			if (done && ++w->extra > 2 * POOL_SIZE)
+				break;
+		} else if (done) {
+			break;
+		}
+		rcu_quiescent();
+	}
+	cfg.fl->unregister_thread();
+	return NULL;
+}
+
+static void peek_visit(struct worker *w, struct ds_node *n)
+{
+	uint64_t x;
+	unsigned int magic;
+
+	if (cfg.delay) {
+		/* Widen the window between reaching a node and using it. */
+		x = torture_rng_next(&w->rng);
+		if (x % 512 == 0)
+			torture_sleep_us(100 + (x >> 32) % 900);
+		else if (x % 16 == 1)
+			torture_spin_us((x >> 32) % 20);
+	}
+	/*
+	 * Relaxed: the walk's acquire loads ordered the node's
+	 * initialization; the read-side section keeps it from being freed,
+	 * which is what is checked.
+	 */
+	magic = __atomic_load_n(&n->magic, __ATOMIC_RELAXED);
+	if (magic == MAGIC_POISON)
+		w->poisoned++;
+	else if (magic != MAGIC_LIVE && magic != MAGIC_TAKEN)
+		w->garbage++;
+}
+
+static void *peeker_thread(void *arg)
+{
+	struct worker *w = arg;
+
+	cfg.fl->register_thread();
+	while (!flag_relaxed(&stop_peekers)) {
+		cfg.fl->read_lock();
+		w->peeked += ops->peek(w, peek_visit);
+		cfg.fl->read_unlock();
+		rcu_quiescent();
+		w->peeks++;
+	}
+	cfg.fl->unregister_thread();
+	return NULL;
+}
+
+/* ------------------------------------------------------------------------
+ * One structure.
+ */
+
+static void start(pthread_t *tid, void *(*fn)(void *), void *arg)
+{
+	int err = pthread_create(tid, NULL, fn, arg);
+
+	if (err) {
+		printf("%s: !!! pthread_create: %s\n", PROG, strerror(err));
+		exit(TORTURE_EXIT_FAILED);
+	}
+}
+
+static void init_workers(struct worker *w, unsigned long n, unsigned int base)
+{
+	unsigned long i;
+
+	for (i = 0; i < n; i++) {
+		memset(&w[i], 0, sizeof(w[i]));
+		w[i].id = (unsigned int) i;
+		torture_rng_seed(&w[i].rng, cfg.seed, base + (unsigned int) i);
+	}
+}
+
+/* Runs ops for cfg.duration; returns the number of problems found. */
+static unsigned long run_structure(const struct ds_ops *o, unsigned int round)
+{
+	struct worker prod[MAX_THREADS], cons[MAX_THREADS], peek[MAX_THREADS];
+	unsigned long i, added = 0, taken = 0, alloc_fail = 0, peeks = 0;
+	unsigned long peeked = 0, cons_poison = 0, peek_poison = 0, twice = 0;
+	unsigned long garbage = 0, extra = 0, problems = 0, nfree, freed;
+	bool empty;
+	int tries;
+
+	ops = o;
+	memset(&stats, 0, sizeof(stats));
+	pool_fill();
+	ops->init();
+	/* No thread runs yet: pthread_create orders these stores. */
+	stop_producers = producers_done = stop_peekers = 0;
+	in_ds = 0;
+	init_workers(prod, cfg.producers, round * 3 * MAX_THREADS);
+	init_workers(cons, cfg.consumers, round * 3 * MAX_THREADS + MAX_THREADS);
+	init_workers(peek, cfg.peekers, round * 3 * MAX_THREADS + 2 * MAX_THREADS);
+
+	for (i = 0; i < cfg.consumers; i++)
+		start(&cons[i].tid, consumer_thread, &cons[i]);
+	for (i = 0; i < cfg.peekers; i++)
+		start(&peek[i].tid, peeker_thread, &peek[i]);
+	for (i = 0; i < cfg.producers; i++)
+		start(&prod[i].tid, producer_thread, &prod[i]);
+
+	torture_sleep_us((unsigned long) (cfg.duration * 1e6));
+
+	torture_watchdog_arm(PROG, "draining the structure", cfg.stall_timeout);
+	/* Relaxed: see flag_relaxed(). */
+	__atomic_store_n(&stop_producers, 1, __ATOMIC_RELAXED);
+	for (i = 0; i < cfg.producers; i++)
+		pthread_join(prod[i].tid, NULL);
+	/* Release: pairs with the consumers' acquire load. */
+	__atomic_store_n(&producers_done, 1, __ATOMIC_RELEASE);
+	for (i = 0; i < cfg.consumers; i++)
+		pthread_join(cons[i].tid, NULL);
+	/* Relaxed: see flag_relaxed(). */
+	__atomic_store_n(&stop_peekers, 1, __ATOMIC_RELAXED);
+	for (i = 0; i < cfg.peekers; i++)
+		pthread_join(peek[i].tid, NULL);
+	/*
+	 * Every free_cb queued so far runs before barrier() returns (they
+	 * queue nothing further), which orders their pool updates before
+	 * the reads below; a second barrier covers the queue's dummies.
+	 */
+	for (tries = 0; tries < 2; tries++)
+		cfg.fl->barrier();
+	empty = ops->fini();
+	cfg.fl->barrier();
+	torture_watchdog_disarm();
+
+	for (i = 0; i < cfg.producers; i++) {
+		added += prod[i].added;
+		alloc_fail += prod[i].alloc_fail;
+	}
+	for (i = 0; i < cfg.consumers; i++) {
+		taken += cons[i].taken;
+		cons_poison += cons[i].poisoned;
+		twice += cons[i].twice;
+		garbage += cons[i].garbage;
+		if (cons[i].extra > 2 * POOL_SIZE)
+			extra++;
+	}
+	for (i = 0; i < cfg.peekers; i++) {
+		peeks += peek[i].peeks;
+		peeked += peek[i].peeked;
+		peek_poison += peek[i].poisoned;
+		garbage += peek[i].garbage;
+	}
+	pthread_mutex_lock(&pool.lock);
+	nfree = pool.nfree;
+	pthread_mutex_unlock(&pool.lock);
+	freed = torture_read(&stats.freed);
+
+	printf("%s: %s: added %lu taken %lu freed %lu alloc_fail %lu "
+	       "peeks %lu peeked_nodes %lu poisoned_taken %lu "
+	       "poisoned_peeked %lu taken_twice %lu garbage %lu "
+	       "pool %lu/%d\n",
+	       PROG, o->name, added, taken, freed, alloc_fail, peeks, peeked,
+	       cons_poison, peek_poison, twice, garbage, nfree, POOL_SIZE);
+	if (cons_poison || peek_poison) {
+		printf("%s: %s: !!! %lu poisoned (freed) nodes seen: %lu taken "
+		       "by consumers, %lu reached by peekers\n", PROG, o->name,
+		       cons_poison + peek_poison, cons_poison, peek_poison);
+		problems++;
+	}
+	if (twice || garbage) {
+		printf("%s: %s: !!! %lu nodes taken twice, %lu nodes with a "
+		       "garbage magic\n", PROG, o->name, twice, garbage);
+		problems++;
+	}
+	if (extra) {
+		printf("%s: %s: !!! the drained structure kept returning nodes "
+		       "(a cycle?)\n", PROG, o->name);
+		problems++;
+	}
+	if (!empty || added != taken || freed != taken || nfree != POOL_SIZE) {
+		printf("%s: %s: !!! nodes lost or duplicated: added %lu, "
+		       "taken %lu, freed %lu, %lu of %d back in the pool, "
+		       "structure %s\n", PROG, o->name, added, taken, freed,
+		       nfree, POOL_SIZE, empty ? "empty" : "NOT empty");
+		problems++;
+	}
+	if (!problems)
+		printf("%s: %s: OK\n", PROG, o->name);
+	fflush(stdout);
+	return problems;
+}
+
+/* ------------------------------------------------------------------------
+ * main.
+ */
+
+static void usage(FILE *out)
+{
+	unsigned long i;
+
+	fprintf(out,
+"usage: %s [options]\n"
+"  --ds NAME|all           structure to torture (default all):",
+		PROG);
+	for (i = 0; i < N_STRUCTURES; i++)
+		fprintf(out, " %s", ds_structures[i].name);
+	fprintf(out, "\n"
+"  --flavor %s   flavor (default memb)\n"
+"  --producers N           producer threads (default 2)\n"
+"  --consumers N           consumer threads (default 2)\n"
+"  --peekers N             threads walking the structure (default 2)\n"
+"  --duration S            seconds per structure (default 10)\n"
+"  --delay[=on|off]        random pauses while peeking (default on)\n"
+"  --stall-timeout S       fail if draining takes longer (default 60)\n"
+"  --seed N                random seed (default: from the clock)\n"
+"Prints '!!!' and exits 1 when a check fails, exits 0 otherwise;\n"
+"docs/torture.md explains the output.\n",
+		torture_flavor_names());
+}
+
+static bool parse_args(int argc, char **argv)
+{
+	enum { O_DS = 256, O_FLAVOR, O_PROD, O_CONS, O_PEEK, O_DURATION,
+	       O_DELAY, O_STALL, O_SEED, O_HELP };
+	static const struct option opts[] = {
+		{ "ds", required_argument, NULL, O_DS },
+		{ "flavor", required_argument, NULL, O_FLAVOR },
+		{ "producers", required_argument, NULL, O_PROD },
+		{ "consumers", required_argument, NULL, O_CONS },
+		{ "peekers", required_argument, NULL, O_PEEK },
+		{ "duration", required_argument, NULL, O_DURATION },
+		{ "delay", optional_argument, NULL, O_DELAY },
+		{ "stall-timeout", required_argument, NULL, O_STALL },
+		{ "seed", required_argument, NULL, O_SEED },
+		{ "help", no_argument, NULL, O_HELP },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *flavor = "memb", *arg;
+	unsigned long seed, i;
+	bool have_seed = false, known;
+	int c;
+
+	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		switch (c) {
+		case O_DS:
+			cfg.ds = optarg;
+			break;
+		case O_FLAVOR:
+			flavor = optarg;
+			break;
+		case O_PROD:
+			if (!torture_parse_uint(PROG, "producers", optarg, 1,
+						MAX_THREADS, &cfg.producers))
+				return false;
+			break;
+		case O_CONS:
+			if (!torture_parse_uint(PROG, "consumers", optarg, 1,
+						MAX_THREADS, &cfg.consumers))
+				return false;
+			break;
+		case O_PEEK:
+			if (!torture_parse_uint(PROG, "peekers", optarg, 0,
+						MAX_THREADS, &cfg.peekers))
+				return false;
+			break;
+		case O_DURATION:
+			if (!torture_parse_seconds(PROG, "duration", optarg,
+						   &cfg.duration))
+				return false;
+			break;
+		case O_DELAY:
+			arg = optarg;
+			if (!arg && optind < argc &&
+			    (!strcmp(argv[optind], "on") ||
+			     !strcmp(argv[optind], "off")))
+				arg = argv[optind++];
+			cfg.delay = true;
+			if (arg && !torture_parse_bool(PROG, "delay", arg,
+						       &cfg.delay))
+				return false;
+			break;
+		case O_STALL:
+			if (!torture_parse_seconds(PROG, "stall-timeout", optarg,
+						   &cfg.stall_timeout))
+				return false;
+			break;
+		case O_SEED:
+			if (!torture_parse_uint(PROG, "seed", optarg, 0,
+						(unsigned long) -1, &seed))
+				return false;
+			cfg.seed = seed;
+			have_seed = true;
+			break;
+		case O_HELP:
+			usage(stdout);
+			exit(TORTURE_EXIT_OK);
+		default:
+			usage(stderr);
+			return false;
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "%s: unexpected argument '%s'\n", PROG,
+			argv[optind]);
+		return false;
+	}
+	known = !strcmp(cfg.ds, "all");
+	for (i = 0; i < N_STRUCTURES; i++)
+		known |= !strcmp(cfg.ds, ds_structures[i].name);
+	if (!known) {
+		fprintf(stderr, "%s: unknown structure '%s'\n", PROG, cfg.ds);
+		usage(stderr);
+		return false;
+	}
+	cfg.flavor = torture_flavor_by_name(flavor);
+	if (!cfg.flavor) {
+		fprintf(stderr, "%s: unknown flavor '%s' (%s)\n", PROG, flavor,
+			torture_flavor_names());
+		return false;
+	}
+	cfg.fl = cfg.flavor->fl;
+	if (!have_seed)
+		cfg.seed = torture_default_seed();
+	return true;
+}
+
+int main(int argc, char **argv)
+{
+	unsigned long i, problems = 0;
+	unsigned int round = 0;
+
+	if (!parse_args(argc, argv))
+		return TORTURE_EXIT_USAGE;
+	printf("%s: flavor %s, structures %s, %lu producers, %lu consumers, "
+	       "%lu peekers, duration %g s per structure, delay %s, pool %d, "
+	       "seed %llu\n", PROG, cfg.flavor->name, cfg.ds, cfg.producers,
+	       cfg.consumers, cfg.peekers, cfg.duration,
+	       cfg.delay ? "on" : "off", POOL_SIZE,
+	       (unsigned long long) cfg.seed);
+	fflush(stdout);
+	for (i = 0; i < N_STRUCTURES; i++)
+		if (!strcmp(cfg.ds, "all") ||
+		    !strcmp(cfg.ds, ds_structures[i].name))
+			problems += run_structure(&ds_structures[i], round++);
+	if (problems) {
+		printf("%s: !!! FAILURE: flavor %s: %lu problem(s), see the "
+		       "lines above\n", PROG, cfg.flavor->name, problems);
+		return TORTURE_EXIT_FAILED;
+	}
+	printf("%s: SUCCESS: flavor %s\n", PROG, cfg.flavor->name);
+	return TORTURE_EXIT_OK;
+}
