@@ -46,6 +46,7 @@
 #include <urcu/compiler.h>
 #include <urcu/lfstack.h>
 #include <urcu/rculfqueue.h>
+#include <urcu/rculfhash.h>
 
 #include "torture.h"
 
@@ -72,9 +73,11 @@ struct ds_node {
 	union {
 		struct cds_lfq_node_rcu lfq;
 		struct cds_lfs_node lfs;
-		/* cds_lfht: struct cds_lfht_node ht;  (see ds_structures[]) */
+		struct cds_lfht_node ht;
 	} link;
 	struct rcu_head rh;
+	/* cds_lfht: the node's key, set by its producer before adding it. */
+	unsigned long key;
 	/* Pool free list, under pool.lock. */
 	struct ds_node *pool_next;
 };
@@ -111,6 +114,7 @@ static struct {
 static union {
 	struct cds_lfq_queue_rcu lfq;
 	struct cds_lfs_stack lfs;
+	struct cds_lfht *ht;
 } ds;
 
 /* Counts of the current run; see torture_count(). */
@@ -280,21 +284,74 @@ static bool lfs_fini(void)
 }
 
 /*
- * The structures under test, run in this order by --ds all.
- *
- * Hook for the RCU hash table (cds_lfht, <urcu/rculfhash.h>, being written
- * separately): add `struct cds_lfht_node ht` to the link union of struct
- * ds_node, give each node a key (e.g. a counter), and write lfht_ops:
- * init creates the table with cfg.fl's flavor, add inserts the node by
- * its key, take looks up a key it expects to be present and deletes the
- * node it finds (NULL when the table is empty), peek iterates over the
- * table inside the section, fini destroys the table (false if not empty).
- * Then list it below; check_torture and `scons torture` run `--ds all`,
- * so they pick it up with no other change.
+ * cds_lfht: <urcu/rculfhash.h>, starting at one bucket with automatic
+ * resizing and accounting, so that the table grows and shrinks while it
+ * is tortured.  Keys come from a counter; take deletes the first node a
+ * traversal finds (another consumer may win it: then the next one).
  */
+
+static unsigned long lfht_next_key;
+
+static unsigned long lfht_hash(unsigned long key)
+{
+	return key * 0x9E3779B97F4A7C15UL;
+}
+
+static void lfht_init(void)
+{
+	ds.ht = cds_lfht_new_flavor(1, 1, 0,
+			CDS_LFHT_AUTO_RESIZE | CDS_LFHT_ACCOUNTING, cfg.fl, NULL);
+	if (!ds.ht) {
+		fprintf(stderr, PROG ": cds_lfht_new_flavor failed\n");
+		exit(2);
+	}
+}
+
+static void lfht_add(struct ds_node *n)
+{
+	/* Relaxed: a unique key is all that matters. */
+	n->key = __atomic_fetch_add(&lfht_next_key, 1, __ATOMIC_RELAXED);
+	cds_lfht_node_init(&n->link.ht);
+	cds_lfht_add(ds.ht, lfht_hash(n->key), &n->link.ht);
+}
+
+static struct ds_node *lfht_take(void)
+{
+	struct cds_lfht_iter iter;
+	struct cds_lfht_node *hn;
+
+	cds_lfht_for_each(ds.ht, &iter, hn) {
+		if (cds_lfht_del(ds.ht, hn) == 0)
+			return caa_container_of(hn, struct ds_node, link.ht);
+	}
+	return NULL;
+}
+
+static unsigned int lfht_peek(struct worker *w,
+			      void (*visit)(struct worker *, struct ds_node *))
+{
+	struct cds_lfht_iter iter;
+	struct cds_lfht_node *hn;
+	unsigned int i = 0;
+
+	cds_lfht_for_each(ds.ht, &iter, hn) {
+		if (i++ == PEEK_MAX)
+			break;
+		visit(w, caa_container_of(hn, struct ds_node, link.ht));
+	}
+	return i > PEEK_MAX ? PEEK_MAX : i;
+}
+
+static bool lfht_fini(void)
+{
+	return cds_lfht_destroy(ds.ht, NULL) == 0;
+}
+
+/* The structures under test, run in this order by --ds all. */
 static const struct ds_ops ds_structures[] = {
 	{ "rculfqueue", lfq_init, lfq_add, lfq_take, lfq_peek, lfq_fini },
 	{ "lfstack", lfs_init, lfs_add, lfs_take, lfs_peek, lfs_fini },
+	{ "cds_lfht", lfht_init, lfht_add, lfht_take, lfht_peek, lfht_fini },
 };
 
 #define N_STRUCTURES	(sizeof(ds_structures) / sizeof(ds_structures[0]))
