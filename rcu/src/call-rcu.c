@@ -659,11 +659,10 @@ URCU_API void rcu_barrier(void)
 	unsigned long seq;
 	bool was_online;
 
-#ifndef RCU_QSBR
-	if (_rcu_read_ongoing())
+	if (urcu__in_read_section())
 		urcu__misuse("rcu_barrier() called from within a read-side "
-			     "critical section");
-#endif
+			     "critical section: it waits for a grace period, "
+			     "which would wait for the caller");
 	if (URCU_TLS(in_worker))
 		urcu__misuse("rcu_barrier() called from a call_rcu callback: "
 			     "it would wait for itself");

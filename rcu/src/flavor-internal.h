@@ -139,6 +139,22 @@ static inline void urcu__online_after_wait(bool was_online)
 #endif
 }
 
+/*
+ * Whether the calling thread is inside a read-side section, for the
+ * misuse checks of calls that may wait for a grace period.  QSBR tracks
+ * sections only where they are compiled with URCU_DEBUG (the library in
+ * mode=debug, or a program's inlined read side): elsewhere its nesting
+ * count stays 0 and sections go unnoticed.
+ */
+static inline bool urcu__in_read_section(void)
+{
+#if defined(RCU_QSBR)
+	return URCU_TLS(rcu_reader).nesting != 0;
+#else
+	return _rcu_read_ongoing();
+#endif
+}
+
 #ifndef RCU_QSBR
 /*
  * synchronize_rcu() of the flavors with read-side sections: refuse to run
@@ -150,7 +166,7 @@ static inline void urcu__synchronize_outside_section(
 {
 	bool parked;
 
-	if (_rcu_read_ongoing())
+	if (urcu__in_read_section())
 		urcu__misuse("synchronize_rcu() called from within a read-side "
 			     "critical section: the grace period would wait "
 			     "for the caller forever");

@@ -99,8 +99,13 @@ URCU_API void rcu_register_thread(void)
 		urcu_bp_register();
 }
 
+/* Nothing to do (exit unregisters), but the rule holds as elsewhere. */
 URCU_API void rcu_unregister_thread(void)
 {
+	if (URCU_TLS(rcu_reader).ctr & URCU_GP_CTR_NEST_MASK)
+		urcu__misuse("rcu_unregister_thread() called from within a "
+			     "read-side critical section: grace periods would "
+			     "stop waiting for that section");
 }
 
 /*

@@ -61,7 +61,8 @@ static void unregister_reader(struct urcu_reader *r)
 			     "is not registered");
 	if (r->ctr & URCU_GP_CTR_NEST_MASK)
 		urcu__misuse("rcu_unregister_thread() called from within a "
-			     "read-side critical section");
+			     "read-side critical section: grace periods would "
+			     "stop waiting for that section");
 	/* Parked for good: the registry resets the flag once unlinked. */
 	(void) urcu__offline_for_wait();
 	urcu__registry_remove(&urcu__flavor_registry, r);
