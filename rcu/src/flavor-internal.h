@@ -40,6 +40,11 @@
 #error "build with one of RCU_MEMBARRIER, RCU_MB, RCU_SIGNAL, RCU_QSBR, RCU_BP"
 #endif
 
+#define URCU__STR(x)		#x
+#define URCU__XSTR(x)		URCU__STR(x)
+/* The flavor's name as a string: "memb", "qsbr", ... */
+#define URCU__FLAVOR_STR	URCU__XSTR(URCU__FLAVOR_NAME)
+
 #define URCU__CAT3(a, b, c)	a##b##c
 #define URCU__XCAT3(a, b, c)	URCU__CAT3(a, b, c)
 /* urcu_<flavor>__<name>: hidden symbol shared by the flavor's files. */

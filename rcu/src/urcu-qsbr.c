@@ -19,9 +19,11 @@ URCU_API DEFINE_URCU_TLS(struct urcu_reader, rcu_reader);
  * the scan of reader words; paired with the fence in _urcu_qsbr_publish()
  * and _urcu_qsbr_thread_online().
  */
-static void master_mb(struct cds_list_head *readers)
+static void master_mb(struct cds_list_head *readers,
+		struct urcu__stall_watch *stall)
 {
 	(void) readers;
+	(void) stall;
 	cmm_smp_mb();
 }
 
@@ -39,6 +41,9 @@ static const struct urcu__gp_ops gp_ops = {
 	.holds_gp = holds_gp,
 	.sleep_mb = master_mb,
 	.epoch_step = URCU_QSBR_GP_CTR,
+	.name = URCU__FLAVOR_STR,
+	.holding = "online without a quiescent state since the grace "
+		   "period began",
 };
 
 URCU_API void synchronize_rcu(void)
