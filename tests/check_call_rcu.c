@@ -1620,6 +1620,53 @@ START_TEST(test_flavor_table_update_ops)
 END_TEST
 
 /* ------------------------------------------------------------------------
+ * Misuse: rcu_barrier() where it would wait for itself aborts with a
+ * message.  Inside a read-side section this is caught in every build for
+ * the flavors that track sections in release builds (all but QSBR, whose
+ * sections are tracked by read sides built with URCU_DEBUG).
+ */
+
+START_TEST(test_misuse_barrier_in_section)
+{
+	const struct rcu_flavor_struct *fl = crcu_ops_table[_i]->fl;
+
+	fl->register_thread();
+	fl->read_lock();
+	fl->barrier();		/* must abort, not wait for itself */
+}
+END_TEST
+
+/* defer_rcu() may wait for a grace period, so not inside a section. */
+START_TEST(test_misuse_defer_in_section)
+{
+	const struct crcu_ops *o = crcu_ops_table[_i];
+
+	o->fl->register_thread();
+	ck_assert_int_eq(o->defer_register_thread(), 0);
+	o->fl->read_lock();
+	o->fl->update_defer_rcu(free, NULL);	/* must abort */
+}
+END_TEST
+
+static const struct rcu_flavor_struct *misuse_fl;
+
+static void barrier_from_callback(struct rcu_head *head)
+{
+	(void) head;
+	misuse_fl->barrier();	/* aborts the whole process */
+}
+
+START_TEST(test_misuse_barrier_in_callback)
+{
+	static struct rcu_head head;
+
+	misuse_fl = crcu_ops_table[_i]->fl;
+	misuse_fl->update_call_rcu(&head, barrier_from_callback);
+	misuse_fl->barrier();	/* never returns: the worker aborts */
+}
+END_TEST
+
+/* ------------------------------------------------------------------------
  * Suite.
  */
 
@@ -1683,6 +1730,24 @@ static Suite *call_rcu_suite(void)
 	tcase_add_test_raise_signal(tc, test_urcu_ref_put_underflow_aborts,
 				    SIGABRT);
 	tcase_add_test(tc, test_urcu_ref_concurrent);
+
+	tc = harness_tcase(s, "misuse", 30);
+	tcase_add_loop_test_raise_signal(tc, test_misuse_barrier_in_section,
+					 SIGABRT, 0, CRCU_QSBR);
+	tcase_add_loop_test_raise_signal(tc, test_misuse_barrier_in_section,
+					 SIGABRT, CRCU_QSBR + 1, N_CRCU_FLAVORS);
+	tcase_add_loop_test_raise_signal(tc, test_misuse_defer_in_section,
+					 SIGABRT, 0, CRCU_QSBR);
+	tcase_add_loop_test_raise_signal(tc, test_misuse_defer_in_section,
+					 SIGABRT, CRCU_QSBR + 1, N_CRCU_FLAVORS);
+#if defined(URCU_DEBUG)
+	tcase_add_loop_test_raise_signal(tc, test_misuse_barrier_in_section,
+					 SIGABRT, CRCU_QSBR, CRCU_QSBR + 1);
+	tcase_add_loop_test_raise_signal(tc, test_misuse_defer_in_section,
+					 SIGABRT, CRCU_QSBR, CRCU_QSBR + 1);
+#endif
+	tcase_add_loop_test_raise_signal(tc, test_misuse_barrier_in_callback,
+					 SIGABRT, 0, N_CRCU_FLAVORS);
 
 	return s;
 }

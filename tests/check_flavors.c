@@ -55,6 +55,7 @@
 
 #include "flavors/flavors.h"
 #include "harness/harness.h"
+#include "misuse/misuse.h"
 
 extern char **environ;
 
@@ -978,9 +979,12 @@ END_TEST
 
 /* ------------------------------------------------------------------------
  * Misuse: the library aborts with a message instead of deadlocking or
- * corrupting its state.  synchronize_rcu() inside a read-side section is
- * caught in every build for the flavors that track sections in release
- * builds (all but QSBR); the rest needs mode=debug (URCU_DEBUG).
+ * corrupting its state.  synchronize_rcu() or rcu_unregister_thread()
+ * inside a read-side section is caught in every build for the flavors
+ * that track sections in release builds (all but QSBR); the rest needs
+ * read sides built with URCU_DEBUG: the library's in mode=debug (these
+ * tests call it through the flavor table), or the program's own inlined
+ * one (tcase "misuse_inline", tests/misuse/).
  */
 
 START_TEST(test_misuse_synchronize_in_section)
@@ -1003,6 +1007,16 @@ START_TEST(test_misuse_double_register)
 }
 END_TEST
 
+START_TEST(test_misuse_unregister_in_section)
+{
+	const struct rcu_flavor_struct *fl = test_flavors[_i]->fl;
+
+	fl->register_thread();
+	fl->read_lock();
+	fl->unregister_thread();	/* must abort: still inside */
+}
+END_TEST
+
 #if defined(URCU_DEBUG)
 START_TEST(test_misuse_unbalanced_unlock)
 {
@@ -1021,7 +1035,51 @@ START_TEST(test_misuse_unregistered_reader)
 }
 END_TEST
 
+/* QSBR: a quiescent state or going offline inside a section. */
+START_TEST(test_misuse_qsbr_quiescent_in_section)
+{
+	const struct rcu_flavor_struct *fl = test_flavor_qsbr.fl;
+
+	fl->register_thread();
+	fl->read_lock();
+	fl->read_quiescent_state();
+}
+END_TEST
+
+START_TEST(test_misuse_qsbr_offline_in_section)
+{
+	const struct rcu_flavor_struct *fl = test_flavor_qsbr.fl;
+
+	fl->register_thread();
+	fl->read_lock();
+	fl->thread_offline();
+}
+END_TEST
+
 #endif
+
+/* Indexed by _i in tcase "misuse_inline"; see tests/misuse/misuse.h. */
+static void (*const inline_misuses[])(void) = {
+	misuse_memb_unlock_without_lock,
+	misuse_memb_lock_unregistered,
+	misuse_qsbr_unlock_without_lock,
+	misuse_qsbr_lock_unregistered,
+	misuse_qsbr_quiescent_in_section,
+	misuse_qsbr_offline_in_section,
+	misuse_qsbr_synchronize_in_section,
+	misuse_qsbr_barrier_in_section,
+	misuse_qsbr_unregister_in_section,
+	misuse_bp_unlock_without_lock,
+};
+
+#define N_INLINE_MISUSES \
+	((int) (sizeof(inline_misuses) / sizeof(inline_misuses[0])))
+
+START_TEST(test_misuse_inline)
+{
+	inline_misuses[_i]();
+}
+END_TEST
 
 /* ------------------------------------------------------------------------
  * Suite.
@@ -1073,7 +1131,17 @@ static Suite *flavors_suite(void)
 					 SIGABRT, TF_QSBR + 1, N_TEST_FLAVORS);
 	tcase_add_loop_test_raise_signal(tc, test_misuse_double_register,
 					 SIGABRT, 0, TF_BP);
+	tcase_add_loop_test_raise_signal(tc, test_misuse_unregister_in_section,
+					 SIGABRT, 0, TF_QSBR);
+	tcase_add_loop_test_raise_signal(tc, test_misuse_unregister_in_section,
+					 SIGABRT, TF_QSBR + 1, N_TEST_FLAVORS);
 #if defined(URCU_DEBUG)
+	tcase_add_loop_test_raise_signal(tc, test_misuse_unregister_in_section,
+					 SIGABRT, TF_QSBR, TF_QSBR + 1);
+	tcase_add_test_raise_signal(tc, test_misuse_qsbr_quiescent_in_section,
+				    SIGABRT);
+	tcase_add_test_raise_signal(tc, test_misuse_qsbr_offline_in_section,
+				    SIGABRT);
 	tcase_add_loop_test_raise_signal(tc, test_misuse_synchronize_in_section,
 					 SIGABRT, TF_QSBR, TF_QSBR + 1);
 	tcase_add_loop_test_raise_signal(tc, test_misuse_unbalanced_unlock,
@@ -1081,6 +1149,11 @@ static Suite *flavors_suite(void)
 	tcase_add_loop_test_raise_signal(tc, test_misuse_unregistered_reader,
 					 SIGABRT, 0, TF_BP);
 #endif
+
+	/* Every build: the program inlines a read side with URCU_DEBUG. */
+	tc = harness_tcase(s, "misuse_inline", 30);
+	tcase_add_loop_test_raise_signal(tc, test_misuse_inline, SIGABRT, 0,
+					 N_INLINE_MISUSES);
 
 	tc = harness_tcase(s, "mixed", 30);
 	tcase_add_test(tc, test_mixed_memb_qsbr);

@@ -22,6 +22,14 @@
  *  4. Callbacks are never dropped: a freed worker's leftovers move to the
  *     default worker, and a fork child adopts the queues of the parent's
  *     workers.
+ *
+ * Statistics (urcu_<flavor>_stats(), stats.c): each worker counts the
+ * callbacks queued to it (one relaxed fetch_add per call_rcu(), on the
+ * producer cache line every call_rcu() writes anyway), and the ones it
+ * invoked and the batches it ran (relaxed stores of values only the
+ * worker writes, on its own side of the structure).  rcu_barrier()
+ * markers are not counted.  When a worker is freed, its counts move to
+ * flavor-wide totals under call_rcu_mutex, so totals never go back.
  */
 #define _LGPL_SOURCE
 #include "flavor-internal.h"
@@ -38,6 +46,7 @@
 #include "alloc.h"
 #include "die.h"
 #include "export.h"
+#include "stats-internal.h"
 
 /* Idle poll period of URCU_CALL_RCU_RT workers, in milliseconds. */
 #define URCU__RT_POLL_MS	1
@@ -49,10 +58,13 @@
 struct call_rcu_data {
 	/* Consumer side: only the worker (invariant 1). */
 	struct __cds_wfcq_head cbs_head;
+	/* Statistics only the worker writes: callbacks run, batches run. */
+	unsigned long invoked;
+	unsigned long batches;
 	/* Producer side, on its own cache line: every call_rcu() writes it. */
 	struct cds_wfcq_tail cbs_tail __attribute__((aligned(CAA_CACHE_LINE_SIZE)));
-	/* Callbacks queued and not yet run (statistics; approximate). */
-	unsigned long qlen;
+	/* Callbacks queued here, ever, adopted ones included (statistics). */
+	unsigned long queued;
 	/* URCU_CALL_RCU_RT, fixed at creation: enqueuers read it plainly. */
 	bool rt;
 	/* URCU_CALL_RCU_* bits. */
@@ -76,7 +88,11 @@ static struct call_rcu_data *default_crdp;
 /* Per-CPU workers: array of nr_cpus pointers, created on first use. */
 static struct call_rcu_data **per_cpu_crdp;
 static long nr_cpus;
+/* rcu_barrier() calls so far; written under barrier_mutex. */
 static unsigned long barrier_seq;
+/* Counts of the workers freed so far (call_rcu_mutex). */
+static unsigned long retired_queued;
+static unsigned long retired_invoked;
 /* Process whose threads the workers in call_rcu_data_list are. */
 static pid_t workers_pid;
 /* Hash-table fork hooks (urcu_register_rculfhash_atfork). */
@@ -160,21 +176,51 @@ static void worker_wait(struct call_rcu_data *crdp, unsigned long flags)
 	urcu__online_after_wait(was_online);
 }
 
-/* Run one detached batch after a grace period; returns its length. */
-static unsigned long run_batch(struct __cds_wfcq_head *head,
+static void barrier_callback(struct rcu_head *head);
+
+/* Add one to a statistic that only the calling worker writes. */
+static void count_own(unsigned long *counter)
+{
+	/* Relaxed: a statistic; others only read it. */
+	__atomic_store_n(counter, *counter + 1, __ATOMIC_RELAXED);
+}
+
+/*
+ * Run one detached batch after a grace period.  Each callback is counted
+ * once it returned and before the next one starts, so an rcu_barrier()
+ * marker that runs later publishes the counts of the callbacks before it.
+ */
+static void run_batch(struct call_rcu_data *crdp, struct __cds_wfcq_head *head,
 		struct cds_wfcq_tail *tail)
 {
 	struct cds_wfcq_node *node, *next;
-	unsigned long count = 0;
 
 	synchronize_rcu();	/* invariant 2 */
+	count_own(&crdp->batches);
 	__cds_wfcq_for_each_blocking_safe(head, tail, node, next) {
 		struct rcu_head *rhp = caa_container_of(node, struct rcu_head, next);
+		/* Read first: the callback may free *rhp. */
+		bool marker = rhp->func == barrier_callback;
 
 		rhp->func(rhp);
-		count++;
+		if (!marker)
+			count_own(&crdp->invoked);
 	}
-	return count;
+}
+
+/* Callbacks queued to @crdp and not yet invoked (approximate). */
+static unsigned long pending_of(struct call_rcu_data *crdp)
+{
+	/*
+	 * Relaxed: statistics.  A callback is counted queued before it is
+	 * enqueued, so queued >= invoked, but two relaxed loads may still
+	 * see them out of step: clamp.
+	 */
+	unsigned long invoked = __atomic_load_n(&crdp->invoked,
+						__ATOMIC_RELAXED);
+	unsigned long queued = __atomic_load_n(&crdp->queued, __ATOMIC_RELAXED);
+
+	return queued > invoked ? queued - invoked : 0;
 }
 
 static void set_worker_affinity(int cpu)
@@ -217,10 +263,7 @@ static void *call_rcu_worker(void *arg)
 		(void) __cds_wfcq_splice_blocking(&head, &tail, &crdp->cbs_head,
 						  &crdp->cbs_tail);
 		if (!cds_wfcq_empty(&head, &tail)) {
-			unsigned long done = run_batch(&head, &tail);
-
-			/* Relaxed: a statistic. */
-			__atomic_fetch_sub(&crdp->qlen, done, __ATOMIC_RELAXED);
+			run_batch(crdp, &head, &tail);
 #ifdef RCU_QSBR
 			rcu_quiescent_state();
 #endif
@@ -278,21 +321,29 @@ URCU_API struct call_rcu_data *create_call_rcu_data(unsigned long flags,
 	return crdp;
 }
 
+/* The default worker, started if needed; call_rcu_mutex held. */
+static struct call_rcu_data *default_locked(void)
+{
+	struct call_rcu_data *crdp = default_crdp;
+
+	if (!crdp) {
+		crdp = create_locked(0, -1);
+		/* Release: publishes the initialised worker. */
+		__atomic_store_n(&default_crdp, crdp, __ATOMIC_RELEASE);
+	}
+	return crdp;
+}
+
 URCU_API struct call_rcu_data *get_default_call_rcu_data(void)
 {
-	/* Acquire: pairs with the release store below. */
+	/* Acquire: pairs with the release store in default_locked(). */
 	struct call_rcu_data *crdp = __atomic_load_n(&default_crdp,
 						     __ATOMIC_ACQUIRE);
 
 	if (caa_likely(crdp))
 		return crdp;
 	urcu__mutex_lock(&call_rcu_mutex);
-	crdp = default_crdp;
-	if (!crdp) {
-		crdp = create_locked(0, -1);
-		/* Release: publishes the initialised worker. */
-		__atomic_store_n(&default_crdp, crdp, __ATOMIC_RELEASE);
-	}
+	crdp = default_locked();
 	urcu__mutex_unlock(&call_rcu_mutex);
 	return crdp;
 }
@@ -354,15 +405,25 @@ static bool can_read_lock(void)
 #endif
 }
 
-static void enqueue(struct call_rcu_data *crdp, struct rcu_head *head)
+/* Append @head to @crdp's queue and make sure the worker sees it. */
+static void push(struct call_rcu_data *crdp, struct rcu_head *head)
 {
 	/* Wait-free append; the enqueue's release publishes *head. */
 	(void) cds_wfcq_enqueue(&crdp->cbs_head, &crdp->cbs_tail, &head->next);
-	/* Relaxed: a statistic. */
-	__atomic_fetch_add(&crdp->qlen, 1, __ATOMIC_RELAXED);
 	/* RT workers poll instead of sleeping. */
 	if (!crdp->rt)
 		wake_worker(crdp);
+}
+
+/* Queue a call_rcu() callback: count it, then push it. */
+static void enqueue(struct call_rcu_data *crdp, struct rcu_head *head)
+{
+	/*
+	 * Relaxed: a statistic.  Counted before the push, whose release
+	 * orders the count before the worker's count of the invocation.
+	 */
+	__atomic_fetch_add(&crdp->queued, 1, __ATOMIC_RELAXED);
+	push(crdp, head);
 }
 
 /*
@@ -431,25 +492,44 @@ static void stop_worker(struct call_rcu_data *crdp)
 		urcu__die("pthread_join(call_rcu worker)", err);
 }
 
-/* Move whatever @from still holds to @to (invariant 4). */
+/*
+ * Move whatever @from still holds to @to (invariant 4).  @from's worker
+ * is gone, so its invoked count is final: the callbacks it did not run
+ * move to @to's queued count as well.
+ */
 static void adopt_callbacks(struct call_rcu_data *to,
 		struct call_rcu_data *from)
 {
-	/* Relaxed: statistics. */
-	unsigned long moved = __atomic_exchange_n(&from->qlen, 0,
-						  __ATOMIC_RELAXED);
+	unsigned long moved;
 
 	if (cds_wfcq_empty(&from->cbs_head, &from->cbs_tail))
 		return;
 	(void) __cds_wfcq_splice_blocking(&to->cbs_head, &to->cbs_tail,
 					  &from->cbs_head, &from->cbs_tail);
-	/* Relaxed: a statistic, like every qlen access. */
-	__atomic_fetch_add(&to->qlen, moved, __ATOMIC_RELAXED);
+	moved = pending_of(from);
+	/* Relaxed: statistics, like every queued access. */
+	__atomic_fetch_sub(&from->queued, moved, __ATOMIC_RELAXED);
+	__atomic_fetch_add(&to->queued, moved, __ATOMIC_RELAXED);
 	wake_worker(to);
 }
 
+/*
+ * @crdp, off the worker list and stopped, is about to be freed: keep its
+ * counts in the totals.  call_rcu_mutex held, the lock stats readers take.
+ */
+static void retire_locked(struct call_rcu_data *crdp)
+{
+	/* Relaxed: statistics; the worker no longer runs. */
+	retired_queued += __atomic_load_n(&crdp->queued, __ATOMIC_RELAXED);
+	retired_invoked += __atomic_load_n(&crdp->invoked, __ATOMIC_RELAXED);
+}
+
+/* Retire and free a stopped worker that is off the worker list. */
 static void free_crdp(struct call_rcu_data *crdp)
 {
+	urcu__mutex_lock(&call_rcu_mutex);
+	retire_locked(crdp);
+	urcu__mutex_unlock(&call_rcu_mutex);
 	urcu__free(crdp, sizeof(*crdp), CAA_CACHE_LINE_SIZE);
 }
 
@@ -469,18 +549,23 @@ URCU_API void call_rcu_data_free(struct call_rcu_data *crdp)
 		urcu__misuse("call_rcu_data_free() called from a callback "
 			     "running on the worker being freed");
 	stop_worker(crdp);
+	/*
+	 * One critical section from the unlinking to the retirement, so
+	 * that statistics never see the worker's counts missing.
+	 */
 	urcu__mutex_lock(&call_rcu_mutex);
 	cds_list_del(&crdp->list);
-	urcu__mutex_unlock(&call_rcu_mutex);
 	/* Late enqueues by a careless caller still run (invariant 4). */
 	if (!cds_wfcq_empty(&crdp->cbs_head, &crdp->cbs_tail)) {
-		dflt = get_default_call_rcu_data();
+		dflt = default_locked();
 		if (!dflt)
 			urcu__die("call_rcu_data_free(): no default worker for "
 				  "leftover callbacks", errno);
 		adopt_callbacks(dflt, crdp);
 	}
-	free_crdp(crdp);
+	retire_locked(crdp);
+	urcu__mutex_unlock(&call_rcu_mutex);
+	urcu__free(crdp, sizeof(*crdp), CAA_CACHE_LINE_SIZE);
 }
 
 /* Allocate the per-CPU array; call_rcu_mutex held.  0 or -ENOMEM. */
@@ -641,7 +726,7 @@ static long queue_round(struct barrier_record *recs,
 		recs[i].round = round;
 		recs[i].head.func = barrier_callback;
 		cds_wfcq_node_init(&recs[i].head.next);
-		enqueue(targets[i], &recs[i].head);
+		push(targets[i], &recs[i].head);	/* not counted */
 	}
 	urcu__mutex_unlock(&call_rcu_mutex);
 	return n;
@@ -659,17 +744,18 @@ URCU_API void rcu_barrier(void)
 	unsigned long seq;
 	bool was_online;
 
-#ifndef RCU_QSBR
-	if (_rcu_read_ongoing())
+	if (urcu__in_read_section())
 		urcu__misuse("rcu_barrier() called from within a read-side "
-			     "critical section");
-#endif
+			     "critical section: it waits for a grace period, "
+			     "which would wait for the caller");
 	if (URCU_TLS(in_worker))
 		urcu__misuse("rcu_barrier() called from a call_rcu callback: "
 			     "it would wait for itself");
 	was_online = urcu__offline_for_wait();
 	urcu__mutex_lock(&barrier_mutex);
-	seq = ++barrier_seq;
+	seq = barrier_seq + 1;
+	/* Relaxed: also the rcu_barrier() count of the statistics. */
+	__atomic_store_n(&barrier_seq, seq, __ATOMIC_RELAXED);
 	while (queue_round(recs, &round, seq))
 		wait_round(&round);
 	urcu__mutex_unlock(&barrier_mutex);
@@ -814,7 +900,7 @@ static bool stop_worker_before(struct call_rcu_data *crdp,
  * silently and nothing leaks.  A worker whose grace period cannot end
  * (a reader thread still inside a section) is given up after
  * URCU__EXIT_DRAIN_SEC with a message saying how many callbacks did not
- * run.
+ * run.  The URCU_STATS=1 report comes first, while the workers exist.
  */
 __attribute__((destructor))
 static void call_rcu_exit(void)
@@ -825,6 +911,7 @@ static void call_rcu_exit(void)
 	struct timespec deadline;
 	bool was_online;
 
+	urcu__flavor_stats_at_exit();
 	if (URCU_TLS(in_worker))
 		return;		/* exit() from a callback: cannot wait */
 	urcu__mutex_lock(&call_rcu_mutex);
@@ -847,10 +934,9 @@ static void call_rcu_exit(void)
 	deadline.tv_sec += URCU__EXIT_DRAIN_SEC;
 	cds_list_for_each_entry_safe(crdp, tmp, &workers, list) {
 		if (!stop_worker_before(crdp, &deadline)) {
-			/* Relaxed: qlen is a statistic. */
 			fprintf(stderr, "urcu: %lu call_rcu callbacks could not "
 				"run before exit: a grace period is blocked\n",
-				__atomic_load_n(&crdp->qlen, __ATOMIC_RELAXED));
+				pending_of(crdp));
 			continue;	/* the worker still uses it */
 		}
 		free_crdp(crdp);
@@ -858,4 +944,62 @@ static void call_rcu_exit(void)
 	if (array)
 		urcu__free(array, nr_cpus * sizeof(*array), sizeof(void *));
 	urcu__online_after_wait(was_online);
+}
+
+void urcu__flavor_cb_stats(struct urcu_stats *out)
+{
+	struct call_rcu_data *crdp;
+	uint64_t queued, invoked, pending = 0, workers = 0;
+
+	urcu__mutex_lock(&call_rcu_mutex);
+	queued = retired_queued;
+	invoked = retired_invoked;
+	cds_list_for_each_entry(crdp, &call_rcu_data_list, list) {
+		/* Relaxed: statistics. */
+		queued += __atomic_load_n(&crdp->queued, __ATOMIC_RELAXED);
+		invoked += __atomic_load_n(&crdp->invoked, __ATOMIC_RELAXED);
+		pending += pending_of(crdp);
+		workers++;
+	}
+	urcu__mutex_unlock(&call_rcu_mutex);
+	out->cb_queued = queued;
+	out->cb_invoked = invoked;
+	out->cb_pending = pending;
+	out->workers = workers;
+	/* Relaxed: written under barrier_mutex, which we do not take. */
+	out->barrier_calls = __atomic_load_n(&barrier_seq, __ATOMIC_RELAXED);
+}
+
+size_t urcu__flavor_cb_workers(
+		void (*fn)(const struct urcu_stats_worker *w, void *arg),
+		void *arg)
+{
+	struct call_rcu_data *crdp;
+	size_t n = 0;
+
+	urcu__mutex_lock(&call_rcu_mutex);
+	cds_list_for_each_entry(crdp, &call_rcu_data_list, list) {
+		struct urcu_stats_worker w = {
+			.size = sizeof(w),
+			.thread = crdp->tid,
+			.cpu = crdp->cpu_affinity,
+			/* default_crdp only changes under call_rcu_mutex. */
+			.flags = (crdp == default_crdp ?
+				  URCU_STATS_WORKER_DEFAULT : 0)
+				 | (crdp->rt ? URCU_STATS_WORKER_RT : 0),
+			/* Relaxed: statistics. */
+			.queued = __atomic_load_n(&crdp->queued,
+						  __ATOMIC_RELAXED),
+			.invoked = __atomic_load_n(&crdp->invoked,
+						   __ATOMIC_RELAXED),
+			.pending = pending_of(crdp),
+			.batches = __atomic_load_n(&crdp->batches,
+						   __ATOMIC_RELAXED),
+		};
+
+		fn(&w, arg);
+		n++;
+	}
+	urcu__mutex_unlock(&call_rcu_mutex);
+	return n;
 }

@@ -197,11 +197,9 @@ URCU_API void defer_rcu(void (*fct)(void *p), void *p)
 	if (caa_unlikely(!dq))
 		urcu__misuse("defer_rcu() called by a thread that did not call "
 			     "rcu_defer_register_thread()");
-#ifndef RCU_QSBR
-	if (caa_unlikely(_rcu_read_ongoing()))
+	if (caa_unlikely(urcu__in_read_section()))
 		urcu__misuse("defer_rcu() called from within a read-side "
 			     "critical section: it may wait for a grace period");
-#endif
 	head = dq->head;
 	/* Acquire: pairs with the drainer's release of tail (slot reuse). */
 	if (caa_unlikely(head - __atomic_load_n(&dq->tail, __ATOMIC_ACQUIRE)

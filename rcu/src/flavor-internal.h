@@ -40,6 +40,11 @@
 #error "build with one of RCU_MEMBARRIER, RCU_MB, RCU_SIGNAL, RCU_QSBR, RCU_BP"
 #endif
 
+#define URCU__STR(x)		#x
+#define URCU__XSTR(x)		URCU__STR(x)
+/* The flavor's name as a string: "memb", "qsbr", ... */
+#define URCU__FLAVOR_STR	URCU__XSTR(URCU__FLAVOR_NAME)
+
 #define URCU__CAT3(a, b, c)	a##b##c
 #define URCU__XCAT3(a, b, c)	URCU__CAT3(a, b, c)
 /* urcu_<flavor>__<name>: hidden symbol shared by the flavor's files. */
@@ -139,6 +144,22 @@ static inline void urcu__online_after_wait(bool was_online)
 #endif
 }
 
+/*
+ * Whether the calling thread is inside a read-side section, for the
+ * misuse checks of calls that may wait for a grace period.  QSBR tracks
+ * sections only where they are compiled with URCU_DEBUG (the library in
+ * mode=debug, or a program's inlined read side): elsewhere its nesting
+ * count stays 0 and sections go unnoticed.
+ */
+static inline bool urcu__in_read_section(void)
+{
+#if defined(RCU_QSBR)
+	return URCU_TLS(rcu_reader).nesting != 0;
+#else
+	return _rcu_read_ongoing();
+#endif
+}
+
 #ifndef RCU_QSBR
 /*
  * synchronize_rcu() of the flavors with read-side sections: refuse to run
@@ -150,7 +171,7 @@ static inline void urcu__synchronize_outside_section(
 {
 	bool parked;
 
-	if (_rcu_read_ongoing())
+	if (urcu__in_read_section())
 		urcu__misuse("synchronize_rcu() called from within a read-side "
 			     "critical section: the grace period would wait "
 			     "for the caller forever");

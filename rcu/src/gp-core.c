@@ -12,9 +12,18 @@ struct urcu__gp_state urcu__flavor_gp_state = URCU__GP_STATE_INIT;
 
 static pthread_once_t init_once = PTHREAD_ONCE_INIT;
 
+static void init_flavor(void)
+{
+	/* Relaxed: see struct urcu__gp_state. */
+	__atomic_store_n(&urcu__flavor_gp_state.stall_timeout_ns,
+			 urcu__stall_timeout_from_env(URCU__FLAVOR_STR),
+			 __ATOMIC_RELAXED);
+	urcu__flavor_init();
+}
+
 URCU_API void rcu_init(void)
 {
-	int err = pthread_once(&init_once, urcu__flavor_init);
+	int err = pthread_once(&init_once, init_flavor);
 
 	if (err)
 		urcu__die("pthread_once", err);

@@ -47,20 +47,30 @@
 #include <urcu/static/urcu-common.h>
 
 #include "die.h"
+#include "gp-stall.h"
+#include "gp-stats.h"
 #include "gp-waiters.h"
 #include "gp-wait-readers.h"
 #include "reader-registry.h"
 
 /* What differs between flavors in a grace period. */
 struct urcu__gp_ops {
-	/* Step (a); @readers is the registry, lock held. */
-	void (*master_mb)(struct cds_list_head *readers);
+	/*
+	 * Step (a); @readers is the registry, lock held.  @stall: for a
+	 * barrier that waits for readers (the signal flavor's).
+	 */
+	void (*master_mb)(struct cds_list_head *readers,
+			  struct urcu__stall_watch *stall);
 	/* Does this reader still hold the grace period for epoch @gp_ctr? */
 	bool (*holds_gp)(struct cds_list_head *node, unsigned long gp_ctr);
 	/* Barrier between arming the futex and re-scanning @waiting. */
-	void (*sleep_mb)(struct cds_list_head *waiting);
+	void (*sleep_mb)(struct cds_list_head *waiting,
+			 struct urcu__stall_watch *stall);
 	/* Epoch increment (keeps the constant low bits of gp->ctr). */
 	unsigned long epoch_step;
+	/* Flavor name, and what a reader holding a grace period is doing. */
+	const char *name;
+	const char *holding;
 };
 
 struct urcu__gp_state {
@@ -71,6 +81,13 @@ struct urcu__gp_state {
 	 * and at its end.  Written under @lock, read by the polling API.
 	 */
 	unsigned long seq;
+	/* Counters, written under @lock (gp-stats.h). */
+	struct urcu__gp_stats stats;
+	/*
+	 * Stall timeout in ns (0: off), set once at initialisation; accessed
+	 * with relaxed atomics in case a grace period runs that early.
+	 */
+	uint64_t stall_timeout_ns;
 };
 
 #define URCU__GP_STATE_INIT	{ .lock = PTHREAD_MUTEX_INITIALIZER }
@@ -95,14 +112,14 @@ static inline bool urcu__section_holds_gp(struct cds_list_head *node,
 
 /* Run one grace period as the leader, gp mutex held. */
 static inline void urcu__gp_run(struct urcu__registry *reg, struct urcu_gp *gp,
-		const struct urcu__gp_ops *ops)
+		const struct urcu__gp_ops *ops, struct urcu__stall_watch *stall)
 {
 	unsigned long next;
 
 	urcu__mutex_lock(&reg->lock);
 	if (cds_list_empty(&reg->readers))
 		goto out;	/* invariant 4 */
-	ops->master_mb(&reg->readers);
+	ops->master_mb(&reg->readers, stall);
 	/* Plain read: we are the only writer (invariant 1). */
 	next = gp->ctr + ops->epoch_step;
 	/*
@@ -111,7 +128,7 @@ static inline void urcu__gp_run(struct urcu__registry *reg, struct urcu_gp *gp,
 	 */
 	__atomic_store_n(&gp->ctr, next, __ATOMIC_RELEASE);
 	urcu__gp_wait_for_readers(&reg->readers, &reg->lock, &gp->futex,
-				  next, ops->holds_gp, ops->sleep_mb);
+				  next, ops->holds_gp, ops->sleep_mb, stall);
 out:
 	urcu__mutex_unlock(&reg->lock);
 }
@@ -123,6 +140,7 @@ static inline void urcu__synchronize(struct urcu__gp_state *st,
 {
 	struct urcu__gp_waiter self;
 	struct urcu__gp_waiter *batch;
+	struct urcu__stall_watch stall;
 
 	if (!urcu__gp_waiters_push(&st->waiters, &self)) {
 		urcu__gp_waiter_wait(&self);
@@ -130,13 +148,25 @@ static inline void urcu__synchronize(struct urcu__gp_state *st,
 	}
 	urcu__mutex_lock(&st->lock);
 	batch = urcu__gp_waiters_detach(&st->waiters);
+	stall = (struct urcu__stall_watch) {
+		.start_ns = urcu__gp_stats_begin(&st->stats),
+		/* Relaxed: a setting written once at initialisation. */
+		.timeout_ns = __atomic_load_n(&st->stall_timeout_ns,
+					      __ATOMIC_RELAXED),
+		.flavor = ops->name,
+		.holding = ops->holding,
+		.warnings = &st->stats.stall_warnings,
+	};
 	/*
 	 * Seq_cst: a poller that loaded the previous (even) value before this
 	 * store had already made its removals visible (its fence is in
 	 * start_poll_synchronize_rcu), so the grace period below covers them.
+	 * As a release it also publishes the start time to urcu__gp_seq().
 	 */
 	__atomic_store_n(&st->seq, st->seq + 1, __ATOMIC_SEQ_CST);
-	urcu__gp_run(reg, gp, ops);
+	urcu__gp_run(reg, gp, ops, &stall);
+	/* Before the wake-ups: a woken caller sees itself counted. */
+	urcu__gp_stats_end(&st->stats, stall.start_ns, batch);
 	/* Release: pairs with the acquire load in urcu__gp_seq(). */
 	__atomic_store_n(&st->seq, st->seq + 1, __ATOMIC_RELEASE);
 	urcu__mutex_unlock(&st->lock);
@@ -178,14 +208,20 @@ static inline void urcu__gp_fork_child(struct urcu__gp_state *st,
 		struct urcu_reader *self)
 {
 	struct urcu_reader *r, *tmp;
+	unsigned long kept = 0;
 
 	cds_list_for_each_entry_safe(r, tmp, &reg->readers, node) {
 		if (r != self) {
 			cds_list_del(&r->node);
 			r->registered = 0;
+		} else {
+			kept++;
 		}
 	}
+	/* The forking thread has a kernel thread id of its own here. */
+	self->os_tid = (int32_t) syscall(SYS_gettid);
 	/* Relaxed: the child is single-threaded here. */
+	__atomic_store_n(&reg->nr_readers, kept, __ATOMIC_RELAXED);
 	__atomic_store_n(&st->waiters.head, NULL, __ATOMIC_RELAXED);
 	__atomic_store_n(&gp->futex, 0, __ATOMIC_RELAXED);
 	urcu__mutex_unlock(&reg->lock);

@@ -16,6 +16,10 @@
  * pair on both sides means a reader cannot leave unnoticed while the
  * updater goes to sleep.
  *
+ * The sleep has a timeout only while a stall warning is pending
+ * (gp-stall.h): the loop then wakes up when the warning is due, prints
+ * it, and goes on waiting.  Spinning and short waits are unaffected.
+ *
  * The registry lock is held while scanning and dropped while sleeping, so
  * threads can register (new readers never hold the grace period) and
  * unregister (they unlink themselves from whichever list holds them) in
@@ -36,6 +40,7 @@
 #include <urcu/list.h>
 
 #include "die.h"
+#include "gp-stall.h"
 
 /* Scans with cpu_relax before the updater arms the futex and sleeps. */
 #define URCU__GP_READER_SPINS	100
@@ -57,13 +62,17 @@ static inline void urcu__gp_scan(struct cds_list_head *waiting,
  * Called with @registry_lock held; returns with it held.  @futex is the
  * flavor's gp futex word, only ever set to -1 by this function (the
  * caller holds the flavor's grace-period mutex, so one updater at a time).
+ * @stall watches this grace period for stall warnings.
  */
 static inline void urcu__gp_wait_for_readers(struct cds_list_head *registry,
 		pthread_mutex_t *registry_lock, int32_t *futex,
 		unsigned long gp_ctr,
 		bool (*holds_gp)(struct cds_list_head *node, unsigned long gp_ctr),
-		void (*sleep_mb)(struct cds_list_head *waiting))
+		void (*sleep_mb)(struct cds_list_head *waiting,
+				 struct urcu__stall_watch *stall),
+		struct urcu__stall_watch *stall)
 {
+	struct timespec timeout;
 	CDS_LIST_HEAD(waiting);
 	CDS_LIST_HEAD(done);
 	unsigned int spins = 0;
@@ -87,15 +96,21 @@ static inline void urcu__gp_wait_for_readers(struct cds_list_head *registry,
 			 * a reader's exit store and its futex load.
 			 */
 			__atomic_store_n(futex, -1, __ATOMIC_RELAXED);
-			sleep_mb(&waiting);
+			sleep_mb(&waiting, stall);
 			armed = ever_armed = true;
 			continue;	/* re-scan once before sleeping */
 		}
 		urcu__mutex_unlock(registry_lock);
-		/* Returns at once unless the futex still reads -1. */
-		(void) futex_noasync(futex, FUTEX_WAIT, -1, NULL, NULL, 0);
+		/*
+		 * Returns at once unless the futex still reads -1, and at
+		 * the latest when a stall warning is due.
+		 */
+		(void) futex_noasync(futex, FUTEX_WAIT, -1,
+				     urcu__stall_sleep_timeout(stall, &timeout),
+				     NULL, 0);
 		urcu__mutex_lock(registry_lock);
 		armed = false;		/* a waker reset it, or re-arm anyway */
+		urcu__stall_check(stall, &waiting, gp_ctr, holds_gp);
 	}
 	if (ever_armed) {
 		/* Relaxed: readers only use it to decide whether to wake us. */

@@ -6,11 +6,16 @@
  * pthread key whose destructor unregisters the thread makes a thread that
  * exits while still registered drop out of the registry instead of leaving
  * a dangling TLS pointer behind for the next grace period.
+ *
+ * The registry also counts its readers for the statistics (stats.c):
+ * updated under the registry lock, which registration takes anyway.
  */
 #ifndef URCU_SRC_READER_REGISTRY_H
 #define URCU_SRC_READER_REGISTRY_H
 
 #include <pthread.h>
+#include <unistd.h>
+#include <sys/syscall.h>
 
 #include <urcu/list.h>
 #include <urcu/static/urcu-common.h>
@@ -21,6 +26,13 @@ struct urcu__registry {
 	pthread_mutex_t lock;
 	struct cds_list_head readers;
 	pthread_key_t exit_key;
+	/*
+	 * Threads registered now, and registrations ever.  Written under
+	 * @lock with relaxed stores, read with relaxed loads by the
+	 * statistics without the lock.
+	 */
+	unsigned long nr_readers;
+	unsigned long registrations;
 };
 
 #define URCU__REGISTRY_INIT(name)					\
@@ -46,9 +58,15 @@ static inline void urcu__registry_add(struct urcu__registry *reg,
 		urcu__misuse("rcu_register_thread() called by a thread that is "
 			     "already registered");
 	r->tid = pthread_self();
+	r->os_tid = (int32_t) syscall(SYS_gettid);
 	urcu__mutex_lock(&reg->lock);
 	cds_list_add(&r->node, &reg->readers);
 	r->registered = 1;
+	/* Relaxed: statistics; the lock orders the writers. */
+	__atomic_store_n(&reg->nr_readers, reg->nr_readers + 1,
+			 __ATOMIC_RELAXED);
+	__atomic_store_n(&reg->registrations, reg->registrations + 1,
+			 __ATOMIC_RELAXED);
 	urcu__mutex_unlock(&reg->lock);
 	err = pthread_setspecific(reg->exit_key, r);
 	if (err)
@@ -61,6 +79,9 @@ static inline void urcu__registry_remove(struct urcu__registry *reg,
 	urcu__mutex_lock(&reg->lock);
 	cds_list_del(&r->node);
 	r->registered = 0;
+	/* Relaxed: a statistic, as in urcu__registry_add(). */
+	__atomic_store_n(&reg->nr_readers, reg->nr_readers - 1,
+			 __ATOMIC_RELAXED);
 	/* Relaxed: unlinked now; the next registration starts unparked. */
 	__atomic_store_n(&r->parked, 0, __ATOMIC_RELAXED);
 	urcu__mutex_unlock(&reg->lock);

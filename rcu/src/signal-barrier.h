@@ -16,7 +16,9 @@
  * Registered threads must not block SIGRCU: the updater would wait forever.
  * Threads waiting inside the library (for a grace period, a worker, a
  * lock) are "parked" instead and need no handler: see
- * urcu__offline_for_wait() in flavor-internal.h.
+ * urcu__offline_for_wait() in flavor-internal.h.  A thread that never
+ * acknowledges (SIGRCU blocked) gets a stall warning (gp-stall.h) once
+ * the grace period has waited the stall timeout.
  */
 #ifndef URCU_SRC_SIGNAL_BARRIER_H
 #define URCU_SRC_SIGNAL_BARRIER_H
@@ -31,6 +33,7 @@
 #include <urcu/static/urcu-common.h>
 
 #include "die.h"
+#include "gp-stall.h"
 
 /* Acknowledgement spins before the updater starts sleeping 1 ms at a time. */
 #define URCU__SIGNAL_ACK_SPINS	1000
@@ -60,9 +63,12 @@ static inline void urcu__signal_ack(int32_t *need_mb)
 	cmm_smp_mb();
 }
 
-/* Force a full fence on every reader of @readers (registry lock held). */
+/*
+ * Force a full fence on every reader of @readers (registry lock held);
+ * @stall watches the grace period this is part of.
+ */
 static inline void urcu__signal_mb_readers(struct cds_list_head *readers,
-		int sig)
+		int sig, struct urcu__stall_watch *stall)
 {
 	struct urcu_reader *r;
 
@@ -88,10 +94,12 @@ static inline void urcu__signal_mb_readers(struct cds_list_head *readers,
 		 */
 		while (__atomic_load_n(&r->need_mb, __ATOMIC_ACQUIRE)
 		       && !__atomic_load_n(&r->parked, __ATOMIC_ACQUIRE)) {
-			if (++spins < URCU__SIGNAL_ACK_SPINS)
+			if (++spins < URCU__SIGNAL_ACK_SPINS) {
 				caa_cpu_relax();
-			else
+			} else {
 				(void) poll(NULL, 0, 1);
+				urcu__stall_check_ack(stall, r, sig);
+			}
 		}
 	}
 	/* Orders the readers' fences before our later accesses. */

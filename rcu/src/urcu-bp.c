@@ -21,9 +21,11 @@ URCU_API int urcu_bp_has_sys_membarrier;
 /* Signal mask saved by urcu_bp_before_fork(). */
 static sigset_t fork_saved_mask;
 
-static void master_mb(struct cds_list_head *readers)
+static void master_mb(struct cds_list_head *readers,
+		struct urcu__stall_watch *stall)
 {
 	(void) readers;
+	(void) stall;
 	urcu__membarrier_master_mb(&urcu_bp_has_sys_membarrier);
 }
 
@@ -32,6 +34,8 @@ static const struct urcu__gp_ops gp_ops = {
 	.holds_gp = urcu__section_holds_gp,
 	.sleep_mb = master_mb,
 	.epoch_step = URCU_GP_EPOCH_STEP,
+	.name = URCU__FLAVOR_STR,
+	.holding = "inside a read-side critical section",
 };
 
 URCU_API void synchronize_rcu(void)
@@ -99,8 +103,13 @@ URCU_API void rcu_register_thread(void)
 		urcu_bp_register();
 }
 
+/* Nothing to do (exit unregisters), but the rule holds as elsewhere. */
 URCU_API void rcu_unregister_thread(void)
 {
+	if (URCU_TLS(rcu_reader).ctr & URCU_GP_CTR_NEST_MASK)
+		urcu__misuse("rcu_unregister_thread() called from within a "
+			     "read-side critical section: grace periods would "
+			     "stop waiting for that section");
 }
 
 /*

@@ -19,9 +19,11 @@ URCU_API DEFINE_URCU_TLS(struct urcu_reader, rcu_reader);
  * the scan of reader words; paired with the fence in _urcu_qsbr_publish()
  * and _urcu_qsbr_thread_online().
  */
-static void master_mb(struct cds_list_head *readers)
+static void master_mb(struct cds_list_head *readers,
+		struct urcu__stall_watch *stall)
 {
 	(void) readers;
+	(void) stall;
 	cmm_smp_mb();
 }
 
@@ -39,14 +41,19 @@ static const struct urcu__gp_ops gp_ops = {
 	.holds_gp = holds_gp,
 	.sleep_mb = master_mb,
 	.epoch_step = URCU_QSBR_GP_CTR,
+	.name = URCU__FLAVOR_STR,
+	.holding = "online without a quiescent state since the grace "
+		   "period began",
 };
 
 URCU_API void synchronize_rcu(void)
 {
 	bool was_online;
 
-	_urcu_qsbr_check_outside_section("synchronize_rcu() called from within "
-		"a read-side critical section");
+	if (urcu__in_read_section())
+		urcu__misuse("synchronize_rcu() called from within a read-side "
+			     "critical section: the grace period would wait "
+			     "for the caller forever");
 	/* An online caller would otherwise wait for itself. */
 	was_online = urcu__offline_for_wait();
 	urcu__synchronize(&urcu__flavor_gp_state, &urcu__flavor_registry, &rcu_gp,
@@ -61,7 +68,8 @@ static void unregister_reader(struct urcu_reader *r)
 			     "is not registered");
 	if (r->nesting)
 		urcu__misuse("rcu_unregister_thread() called from within a "
-			     "read-side critical section");
+			     "read-side critical section: grace periods would "
+			     "stop waiting for that section");
 	if (r->ctr)
 		_urcu_qsbr_publish(r, 0);	/* go offline first */
 	urcu__registry_remove(&urcu__flavor_registry, r);

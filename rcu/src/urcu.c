@@ -29,16 +29,19 @@ URCU_API int urcu_memb_has_sys_membarrier;
 #endif
 
 /* Step (a) of a grace period, and the barrier before sleeping. */
-static void master_mb(struct cds_list_head *readers)
+static void master_mb(struct cds_list_head *readers,
+		struct urcu__stall_watch *stall)
 {
 #if defined(RCU_MEMBARRIER)
 	(void) readers;
+	(void) stall;
 	urcu__membarrier_master_mb(&urcu_memb_has_sys_membarrier);
 #elif defined(RCU_MB)
 	(void) readers;
+	(void) stall;
 	cmm_smp_mb();			/* pairs with readers' cmm_smp_mb() */
 #else
-	urcu__signal_mb_readers(readers, SIGRCU);
+	urcu__signal_mb_readers(readers, SIGRCU, stall);
 #endif
 }
 
@@ -47,6 +50,8 @@ static const struct urcu__gp_ops gp_ops = {
 	.holds_gp = urcu__section_holds_gp,
 	.sleep_mb = master_mb,
 	.epoch_step = URCU_GP_EPOCH_STEP,
+	.name = URCU__FLAVOR_STR,
+	.holding = "inside a read-side critical section",
 };
 
 URCU_API void synchronize_rcu(void)
@@ -61,7 +66,8 @@ static void unregister_reader(struct urcu_reader *r)
 			     "is not registered");
 	if (r->ctr & URCU_GP_CTR_NEST_MASK)
 		urcu__misuse("rcu_unregister_thread() called from within a "
-			     "read-side critical section");
+			     "read-side critical section: grace periods would "
+			     "stop waiting for that section");
 	/* Parked for good: the registry resets the flag once unlinked. */
 	(void) urcu__offline_for_wait();
 	urcu__registry_remove(&urcu__flavor_registry, r);

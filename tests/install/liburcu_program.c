@@ -17,6 +17,7 @@
 #else
 #include <urcu.h>
 #endif
+#include <urcu/stats.h>
 
 struct setting {
 	int generation;
@@ -53,6 +54,7 @@ int main(void)
 {
 	struct setting *first = new_setting(1);
 	struct setting *old;
+	struct urcu_stats stats;
 	int before, after;
 
 	rcu_register_thread();
@@ -69,11 +71,18 @@ int main(void)
 	rcu_unregister_thread();
 	free(current);
 
+	/* The generic name reaches the selected flavor's statistics. */
+	if (rcu_stats(&stats, sizeof(stats)) != 0
+	    || !URCU_STATS_HAS(&stats, sync_calls) || stats.sync_calls < 1) {
+		printf("FAILED: rcu_stats() reports no synchronize_rcu call\n");
+		return EXIT_FAILURE;
+	}
+
 	if (before != 1 || after != 2) {
 		printf("FAILED: read generations %d then %d, expected 1 then 2\n",
 		       before, after);
 		return EXIT_FAILURE;
 	}
-	printf("ok\n");
+	printf("ok (%s)\n", stats.flavor);
 	return EXIT_SUCCESS;
 }

@@ -47,6 +47,9 @@
 #undef rcu_read_unlock
 #undef rcu_reader
 #undef rcu_register_thread
+#undef rcu_stats
+#undef rcu_stats_print
+#undef rcu_stats_workers
 #undef rcu_thread_offline
 #undef rcu_thread_online
 #undef rcu_unregister_thread

@@ -62,6 +62,11 @@
 #define rcu_defer_barrier_thread	urcu_bp_defer_barrier_thread
 #define rcu_defer_exit			urcu_bp_defer_exit
 
+/* Statistics (<urcu/stats.h>). */
+#define rcu_stats			urcu_bp_stats
+#define rcu_stats_workers		urcu_bp_stats_workers
+#define rcu_stats_print			urcu_bp_stats_print
+
 /* Flavor table and hash-table fork hooks. */
 #define rcu_flavor			urcu_bp_flavor
 #define urcu_register_rculfhash_atfork	urcu_bp_register_rculfhash_atfork

@@ -62,6 +62,11 @@
 #define rcu_defer_barrier_thread	urcu_memb_defer_barrier_thread
 #define rcu_defer_exit			urcu_memb_defer_exit
 
+/* Statistics (<urcu/stats.h>). */
+#define rcu_stats			urcu_memb_stats
+#define rcu_stats_workers		urcu_memb_stats_workers
+#define rcu_stats_print			urcu_memb_stats_print
+
 /* Flavor table and hash-table fork hooks. */
 #define rcu_flavor			urcu_memb_flavor
 #define urcu_register_rculfhash_atfork	urcu_memb_register_rculfhash_atfork

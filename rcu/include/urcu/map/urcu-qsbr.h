@@ -62,6 +62,11 @@
 #define rcu_defer_barrier_thread	urcu_qsbr_defer_barrier_thread
 #define rcu_defer_exit			urcu_qsbr_defer_exit
 
+/* Statistics (<urcu/stats.h>). */
+#define rcu_stats			urcu_qsbr_stats
+#define rcu_stats_workers		urcu_qsbr_stats_workers
+#define rcu_stats_print			urcu_qsbr_stats_print
+
 /* Flavor table and hash-table fork hooks. */
 #define rcu_flavor			urcu_qsbr_flavor
 #define urcu_register_rculfhash_atfork	urcu_qsbr_register_rculfhash_atfork

@@ -62,6 +62,11 @@
 #define rcu_defer_barrier_thread	urcu_signal_defer_barrier_thread
 #define rcu_defer_exit			urcu_signal_defer_exit
 
+/* Statistics (<urcu/stats.h>). */
+#define rcu_stats			urcu_signal_stats
+#define rcu_stats_workers		urcu_signal_stats_workers
+#define rcu_stats_print			urcu_signal_stats_print
+
 /* Flavor table and hash-table fork hooks. */
 #define rcu_flavor			urcu_signal_flavor
 #define urcu_register_rculfhash_atfork	urcu_signal_register_rculfhash_atfork

@@ -80,6 +80,12 @@ struct urcu_reader {
 	pthread_t tid;
 	/* Link in the flavor's registry, protected by its registry lock. */
 	struct cds_list_head node;
+	/*
+	 * Kernel thread id (gettid()) as of registration, for stall
+	 * warnings.  Last, inside the padding: the layout of the fields
+	 * above, which inlined read sides use, does not change.
+	 */
+	int32_t os_tid;
 } __attribute__((aligned(CAA_CACHE_LINE_SIZE)));
 
 /*

@@ -103,7 +103,8 @@ static inline void _urcu_qsbr_quiescent_state(void)
 	unsigned long gp_ctr = __atomic_load_n(&urcu_qsbr_gp.ctr, __ATOMIC_ACQUIRE);
 
 	_urcu_qsbr_check_outside_section("rcu_quiescent_state() called from "
-		"within a read-side critical section");
+		"within a read-side critical section: a quiescent state means "
+		"the thread holds no RCU-protected reference");
 	_urcu_misuse_check(r->ctr, "rcu_quiescent_state() called by an "
 		"offline or unregistered QSBR thread");
 	/* Fast path: already quiescent for the current epoch. */
@@ -115,7 +116,8 @@ static inline void _urcu_qsbr_quiescent_state(void)
 static inline void _urcu_qsbr_thread_offline(void)
 {
 	_urcu_qsbr_check_outside_section("rcu_thread_offline() called from "
-		"within a read-side critical section");
+		"within a read-side critical section: an offline thread holds "
+		"no RCU-protected reference");
 	_urcu_qsbr_publish(&URCU_TLS(urcu_qsbr_reader), 0);
 	/* Keep the compiler from sinking accesses below the offline point. */
 	cmm_barrier();

@@ -1,0 +1,181 @@
+/*
+ * gp-stall.h: stall warnings, for grace periods that wait too long.
+ *
+ * When the leader of a grace period has waited for readers longer than
+ * the stall timeout (URCU_STALL_TIMEOUT seconds, fractional allowed, 0
+ * disables; default URCU__STALL_DEFAULT_S), it prints once, to stderr,
+ * every registered thread that still holds the grace period, then keeps
+ * waiting.  Only the slow path of the wait loop (gp-wait-readers.h) is
+ * involved: the futex sleep gets a timeout that ends when the warning is
+ * due, and nothing changes while the updater spins or when readers leave
+ * quickly.  The signal flavor's barrier, which waits for every reader's
+ * handler, checks the same timeout between its 1 ms sleeps
+ * (signal-barrier.h).  docs/stats-and-stalls.md shows the output.
+ *
+ * The warning is printed with the registry lock held (the reader list
+ * cannot change under it) and costs nothing until a grace period has
+ * waited that long.
+ */
+#ifndef URCU_SRC_GP_STALL_H
+#define URCU_SRC_GP_STALL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+#include <urcu/list.h>
+#include <urcu/static/urcu-common.h>
+
+#include "gp-stats.h"
+
+/* Default stall timeout, in seconds. */
+#define URCU__STALL_DEFAULT_S	21.0
+/* Longest accepted timeout (about 31 years), so nanoseconds fit. */
+#define URCU__STALL_MAX_S	1e9
+
+/* One grace period's watch; lives on the leader's stack. */
+struct urcu__stall_watch {
+	uint64_t start_ns;	/* when the grace period began */
+	uint64_t timeout_ns;	/* 0: stall warnings disabled */
+	bool warned;		/* printed for this grace period already */
+	const char *flavor;	/* flavor name for the message */
+	const char *holding;	/* what a reader that holds the GP is doing */
+	unsigned long *warnings;	/* counter in the gp statistics */
+};
+
+/*
+ * Timeout from URCU_STALL_TIMEOUT; read once, when the flavor
+ * initialises.  A value that is not a number of seconds >= 0 is reported
+ * and replaced by the default.
+ */
+static inline uint64_t urcu__stall_timeout_from_env(const char *flavor)
+{
+	const char *v = getenv("URCU_STALL_TIMEOUT");
+	double s;
+	char *end;
+
+	if (!v || !*v)
+		return (uint64_t) (URCU__STALL_DEFAULT_S * 1e9);
+	s = strtod(v, &end);
+	while (*end == ' ' || *end == '\t' || *end == '\n')
+		end++;
+	/* Written so that NaN is refused as well. */
+	if (end == v || *end || !(s >= 0.0)) {
+		fprintf(stderr, "urcu: %s: ignoring URCU_STALL_TIMEOUT=\"%s\": "
+			"not a number of seconds >= 0; using %g s\n",
+			flavor, v, URCU__STALL_DEFAULT_S);
+		s = URCU__STALL_DEFAULT_S;
+	}
+	if (s > URCU__STALL_MAX_S)
+		s = URCU__STALL_MAX_S;
+	/* A tiny positive value must not turn into 0, which disables. */
+	if (s > 0.0 && s * 1e9 < 1.0)
+		return 1;
+	return (uint64_t) (s * 1e9);
+}
+
+/*
+ * Relative timeout for the leader's next futex sleep: until the warning
+ * is due, or NULL (sleep until woken) when none is pending.
+ */
+static inline const struct timespec *urcu__stall_sleep_timeout(
+		const struct urcu__stall_watch *w, struct timespec *ts)
+{
+	uint64_t now, due, left;
+
+	if (!w->timeout_ns || w->warned)
+		return NULL;
+	now = urcu__now_ns();
+	due = w->start_ns + w->timeout_ns;
+	left = due > now ? due - now : 0;
+	ts->tv_sec = (time_t) (left / 1000000000u);
+	ts->tv_nsec = (long) (left % 1000000000u);
+	return ts;
+}
+
+/* Print the threads of @waiting that still hold epoch @gp_ctr. */
+__attribute__((cold, noinline, unused))
+static void urcu__stall_report(struct urcu__stall_watch *w,
+		struct cds_list_head *waiting, unsigned long gp_ctr,
+		bool (*holds_gp)(struct cds_list_head *node, unsigned long gp_ctr),
+		double waited_s)
+{
+	struct cds_list_head *pos;
+	unsigned int n = 0;
+
+	cds_list_for_each(pos, waiting) {
+		const struct urcu_reader *r;
+
+		if (!holds_gp(pos, gp_ctr))
+			continue;
+		r = cds_list_entry(pos, struct urcu_reader, node);
+		fprintf(stderr, "urcu: stall: %s grace period blocked for "
+			"%.3f s by thread 0x%lx (LWP %ld): %s\n",
+			w->flavor, waited_s, (unsigned long) r->tid,
+			(long) r->os_tid, w->holding);
+		n++;
+	}
+	if (n) {
+		fprintf(stderr, "urcu: stall: %s grace period still waiting "
+			"for %u thread(s) after %.3f s; reported once per "
+			"grace period (URCU_STALL_TIMEOUT=%.3f s)\n",
+			w->flavor, n, waited_s, (double) w->timeout_ns / 1e9);
+		/* Relaxed: a statistic; the caller holds the gp mutex. */
+		__atomic_store_n(w->warnings, *w->warnings + 1,
+				 __ATOMIC_RELAXED);
+	}
+}
+
+/* Whether the warning for @w is due now; it then counts as printed. */
+static inline bool urcu__stall_due(struct urcu__stall_watch *w,
+		double *waited_s)
+{
+	uint64_t waited;
+
+	if (!w->timeout_ns || w->warned)
+		return false;
+	waited = urcu__now_ns() - w->start_ns;
+	if (waited < w->timeout_ns)
+		return false;
+	w->warned = true;
+	*waited_s = (double) waited / 1e9;
+	return true;
+}
+
+/*
+ * Signal flavor, registry lock held: reader @r has not run its handler
+ * for signal @sig yet; warn once if the grace period has waited for the
+ * timeout.
+ */
+static inline void urcu__stall_check_ack(struct urcu__stall_watch *w,
+		const struct urcu_reader *r, int sig)
+{
+	double waited_s;
+
+	if (!urcu__stall_due(w, &waited_s))
+		return;
+	fprintf(stderr, "urcu: stall: %s grace period blocked for %.3f s by "
+		"thread 0x%lx (LWP %ld): has not run its handler for signal "
+		"%d (SIGRCU); is the signal blocked?\n", w->flavor, waited_s,
+		(unsigned long) r->tid, (long) r->os_tid, sig);
+	/* Relaxed: a statistic; the caller holds the gp mutex. */
+	__atomic_store_n(w->warnings, *w->warnings + 1, __ATOMIC_RELAXED);
+}
+
+/*
+ * After a sleep of the wait loop, registry lock held: warn once if the
+ * grace period has now waited for the timeout.
+ */
+static inline void urcu__stall_check(struct urcu__stall_watch *w,
+		struct cds_list_head *waiting, unsigned long gp_ctr,
+		bool (*holds_gp)(struct cds_list_head *node, unsigned long gp_ctr))
+{
+	double waited_s;
+
+	if (urcu__stall_due(w, &waited_s))
+		urcu__stall_report(w, waiting, gp_ctr, holds_gp, waited_s);
+}
+
+#endif /* URCU_SRC_GP_STALL_H */

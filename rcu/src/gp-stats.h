@@ -1,0 +1,87 @@
+/*
+ * gp-stats.h: update-side counters of one flavor's grace periods, read by
+ * urcu_<flavor>_stats() (stats.c).
+ *
+ * Every counter here is written only by the holder of the flavor's
+ * grace-period mutex (the leader of a grace period), so a writer's plain
+ * read of the old value is ordered after the previous writer by that
+ * mutex.  The writes themselves are relaxed atomic stores, and readers of
+ * the statistics use relaxed loads without taking the mutex (a stalled
+ * grace period holds it): a snapshot is exact per counter, not across
+ * counters.  Cost per grace period: two clock_gettime(CLOCK_MONOTONIC)
+ * calls (vDSO) and a walk of the detached batch of waiters.  Nothing
+ * here is touched by readers.
+ */
+#ifndef URCU_SRC_GP_STATS_H
+#define URCU_SRC_GP_STATS_H
+
+#include <stdint.h>
+#include <time.h>
+
+#include "gp-waiters.h"
+
+struct urcu__gp_stats {
+	/* CLOCK_MONOTONIC start of the grace period in progress. */
+	uint64_t start_ns;
+	/* Longest and summed duration of completed grace periods. */
+	uint64_t max_ns;
+	uint64_t total_ns;
+	/* synchronize_rcu() callers released, and those that did not lead. */
+	unsigned long sync_calls;
+	unsigned long sync_shared;
+	/* Grace periods that printed a stall warning (gp-stall.h). */
+	unsigned long stall_warnings;
+};
+
+static inline uint64_t urcu__now_ns(void)
+{
+	struct timespec ts;
+
+	(void) clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t) ts.tv_sec * 1000000000u + (uint64_t) ts.tv_nsec;
+}
+
+/* Add @n to a counter of this file; grace-period mutex held. */
+static inline void urcu__gp_stat_add(unsigned long *counter, unsigned long n)
+{
+	/* Relaxed: a statistic; the mutex orders writers (see above). */
+	__atomic_store_n(counter, *counter + n, __ATOMIC_RELAXED);
+}
+
+/*
+ * A grace period starts now; returns its start time.  Called before the
+ * grace-period sequence turns odd: that store is a release, so a reader
+ * of the statistics that sees the odd value also sees this start time.
+ */
+static inline uint64_t urcu__gp_stats_begin(struct urcu__gp_stats *s)
+{
+	uint64_t now = urcu__now_ns();
+
+	/* Relaxed: published by the release of the sequence store. */
+	__atomic_store_n(&s->start_ns, now, __ATOMIC_RELAXED);
+	return now;
+}
+
+/*
+ * The grace period that began at @start served the detached @batch (the
+ * leader's own record included).  The batch's records stay valid until
+ * their owners are woken, which happens after this.
+ */
+static inline void urcu__gp_stats_end(struct urcu__gp_stats *s,
+		uint64_t start, const struct urcu__gp_waiter *batch)
+{
+	uint64_t ns = urcu__now_ns() - start;
+	unsigned long callers = 0;
+
+	for (; batch; batch = batch->next)
+		callers++;
+	urcu__gp_stat_add(&s->sync_calls, callers);
+	if (callers > 1)
+		urcu__gp_stat_add(&s->sync_shared, callers - 1);
+	/* Relaxed: statistics, as above. */
+	__atomic_store_n(&s->total_ns, s->total_ns + ns, __ATOMIC_RELAXED);
+	if (ns > s->max_ns)
+		__atomic_store_n(&s->max_ns, ns, __ATOMIC_RELAXED);
+}
+
+#endif /* URCU_SRC_GP_STATS_H */

@@ -1,0 +1,790 @@
+/*
+ * Check suite "rcu_stats": the statistics API (urcu/stats.h) and stall
+ * warnings of every flavor (docs/stats-and-stalls.md).
+ *
+ * Each counter is moved by a known amount and compared before/after, in
+ * fork mode so that no other test's threads run meanwhile.  Timing is
+ * never asserted from above: where a duration is checked, it is a lower
+ * bound that the test itself waited out.  What must happen in a fresh
+ * process (settings read from the environment at load time, the report
+ * at exit, stall warnings) runs tests/helpers/stats_child.c, built next
+ * to this suite, and asserts on its captured output.
+ *
+ * Build: this file, tests/stats/flavors.c, tests/harness/{harness,child}.c,
+ * linked with every flavor library.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <linux/membarrier.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <check.h>
+
+#include "harness/child.h"
+#include "harness/harness.h"
+#include "stats/flavors.h"
+
+#define MS	1000000ULL	/* ns */
+
+static struct urcu_stats get_stats(const struct stats_flavor *sf)
+{
+	struct urcu_stats s;
+
+	memset(&s, 0xa5, sizeof(s));
+	ck_assert_int_eq(sf->stats(&s, sizeof(s)), 0);
+	ck_assert_uint_eq(s.size, sizeof(s));
+	return s;
+}
+
+#define delta(after, before, field)	((after).field - (before).field)
+
+/* ------------------------------------------------------------------------
+ * A reader that holds grace periods back until released: inside a
+ * read-side section (QSBR: also online without a quiescent state).
+ */
+
+struct holder {
+	const struct stats_flavor *sf;
+	pthread_t tid;
+	atomic_int inside;
+	atomic_int release;
+	struct harness_fail_log log;
+};
+
+static void *holder_fn(void *arg)
+{
+	struct holder *h = arg;
+	const struct rcu_flavor_struct *fl = h->sf->fl;
+
+	fl->register_thread();
+	fl->read_lock();
+	atomic_store(&h->inside, 1);
+	if (!harness_wait_flag(&h->release))
+		harness_log_fail(&h->log, "holder: never released");
+	fl->read_unlock();
+	if (h->sf->is_qsbr)
+		fl->thread_offline();
+	fl->unregister_thread();
+	return NULL;
+}
+
+static void holder_start(struct holder *h, const struct stats_flavor *sf)
+{
+	memset(h, 0, sizeof(*h));
+	h->sf = sf;
+	harness_spawn(&h->tid, holder_fn, h);
+	ck_assert_msg(harness_wait_flag(&h->inside),
+		      "[%s] holder never entered its section", sf->name);
+}
+
+static void holder_stop(struct holder *h)
+{
+	atomic_store(&h->release, 1);
+	harness_join(h->tid);
+	harness_assert_log_clean(&h->log, h->sf->name);
+}
+
+/* A thread that runs one synchronize_rcu(); it records its kernel tid. */
+struct syncer {
+	const struct stats_flavor *sf;
+	pthread_t tid;
+	atomic_int os_tid;
+	atomic_int done;
+};
+
+static void *syncer_fn(void *arg)
+{
+	struct syncer *s = arg;
+
+	atomic_store(&s->os_tid, (int) syscall(SYS_gettid));
+	s->sf->fl->update_synchronize_rcu();
+	atomic_store(&s->done, 1);
+	return NULL;
+}
+
+static void syncer_start(struct syncer *s, const struct stats_flavor *sf)
+{
+	memset(s, 0, sizeof(*s));
+	s->sf = sf;
+	harness_spawn(&s->tid, syncer_fn, s);
+}
+
+/* Task state letter from /proc/self/task/<tid>/stat, or 0. */
+static char task_state(int tid)
+{
+	char path[64], buf[512], *p;
+	FILE *f;
+	size_t n;
+
+	snprintf(path, sizeof(path), "/proc/self/task/%d/stat", tid);
+	f = fopen(path, "r");
+	if (!f)
+		return 0;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	p = strrchr(buf, ')');
+	if (!p || p[1] != ' ')
+		return 0;
+	return p[2];
+}
+
+/*
+ * Wait until the syncer sleeps inside synchronize_rcu(), seen sleeping
+ * on several polls in a row: it has then pushed its waiter record (the
+ * only way it can block in there) and is waiting on the grace period.
+ */
+static bool syncer_wait_blocked(struct syncer *s)
+{
+	double deadline = harness_deadline(HARNESS_WAIT_S);
+	int tid, asleep = 0;
+
+	while (!(tid = atomic_load(&s->os_tid)))
+		if (harness_past(deadline))
+			return false;
+	while (asleep < 5) {
+		if (harness_past(deadline) || atomic_load(&s->done))
+			return false;
+		asleep = task_state(tid) == 'S' ? asleep + 1 : 0;
+		harness_sleep_ms(2);
+	}
+	return true;
+}
+
+/* Wait until a grace period is in progress; returns its age then. */
+static uint64_t wait_gp_running(const struct stats_flavor *sf)
+{
+	double deadline = harness_deadline(HARNESS_WAIT_S);
+	struct urcu_stats s;
+
+	for (;;) {
+		s = get_stats(sf);
+		if (s.gp_current_ns || harness_past(deadline))
+			return s.gp_current_ns;
+		harness_sleep_ms(1);
+	}
+}
+
+/* ------------------------------------------------------------------------
+ * api: sizes, errors, names.
+ */
+
+START_TEST(test_api)
+{
+	const struct stats_flavor *sf = &stats_flavors[_i];
+	unsigned char buf[sizeof(struct urcu_stats) + 32];
+	struct urcu_stats *s = (struct urcu_stats *) (void *) buf;
+	struct urcu_stats_worker w;
+	size_t part = offsetof(struct urcu_stats, gp_completed)
+		      + sizeof(s->gp_completed);
+	size_t i;
+
+	ck_assert_str_eq(get_stats(sf).flavor, sf->name);
+
+	/* An older, smaller caller: nothing written past its size. */
+	memset(buf, 0xa5, sizeof(buf));
+	ck_assert_int_eq(sf->stats(s, part), 0);
+	ck_assert_uint_eq(s->size, part);
+	ck_assert(URCU_STATS_HAS(s, gp_completed));
+	ck_assert(!URCU_STATS_HAS(s, gp_current_ns));
+	ck_assert_str_eq(s->flavor, sf->name);
+	for (i = part; i < sizeof(buf); i++)
+		ck_assert_uint_eq(buf[i], 0xa5);
+
+	/* A newer, larger caller: what the library does not know is 0. */
+	memset(buf, 0xa5, sizeof(buf));
+	ck_assert_int_eq(sf->stats(s, sizeof(buf)), 0);
+	ck_assert_uint_eq(s->size, sizeof(struct urcu_stats));
+	ck_assert(URCU_STATS_HAS(s, membarrier));
+	for (i = sizeof(struct urcu_stats); i < sizeof(buf); i++)
+		ck_assert_uint_eq(buf[i], 0);
+
+	errno = 0;
+	ck_assert_int_eq(sf->stats(NULL, sizeof(*s)), -1);
+	ck_assert_int_eq(errno, EINVAL);
+	errno = 0;
+	ck_assert_int_eq(sf->stats(s, 1), -1);
+	ck_assert_int_eq(errno, EINVAL);
+
+	/* No worker yet in a fresh process; sizing calls need no array. */
+	ck_assert_int_eq(sf->stats_workers(NULL, 0, sizeof(w)), 0);
+	errno = 0;
+	ck_assert_int_eq(sf->stats_workers(NULL, 1, sizeof(w)), -1);
+	ck_assert_int_eq(errno, EINVAL);
+	errno = 0;
+	ck_assert_int_eq(sf->stats_workers(&w, 1, 1), -1);
+	ck_assert_int_eq(errno, EINVAL);
+}
+END_TEST
+
+/* ------------------------------------------------------------------------
+ * Grace periods and synchronize_rcu() calls.
+ */
+
+#define N_SYNC 5
+
+START_TEST(test_grace_periods)
+{
+	const struct stats_flavor *sf = &stats_flavors[_i];
+	struct urcu_stats before, after;
+	int i;
+
+	before = get_stats(sf);
+	for (i = 0; i < N_SYNC; i++)
+		sf->fl->update_synchronize_rcu();
+	after = get_stats(sf);
+
+	ck_assert_uint_eq(delta(after, before, gp_completed), N_SYNC);
+	ck_assert_uint_eq(delta(after, before, sync_calls), N_SYNC);
+	ck_assert_uint_eq(delta(after, before, sync_shared), 0);
+	ck_assert_uint_eq(after.gp_current_ns, 0);
+	ck_assert_uint_gt(delta(after, before, gp_total_ns), 0);
+	ck_assert_uint_le(after.gp_max_ns, after.gp_total_ns);
+	ck_assert_uint_eq(delta(after, before, stall_warnings), 0);
+}
+END_TEST
+
+#define LATENCY_MS 100
+
+/* A grace period held by a reader: in-progress age, then max latency. */
+START_TEST(test_gp_latency)
+{
+	const struct stats_flavor *sf = &stats_flavors[_i];
+	struct urcu_stats before, during, after;
+	struct holder h;
+	struct syncer a;
+	uint64_t first;
+
+	before = get_stats(sf);
+	ck_assert_uint_eq(before.gp_current_ns, 0);
+	holder_start(&h, sf);
+	syncer_start(&a, sf);
+	first = wait_gp_running(sf);
+	ck_assert_msg(first > 0, "[%s] grace period never seen running",
+		      sf->name);
+	harness_sleep_ms(LATENCY_MS);
+	during = get_stats(sf);
+	ck_assert_uint_ge(during.gp_current_ns, LATENCY_MS * MS);
+	ck_assert_uint_eq(delta(during, before, gp_completed), 0);
+	ck_assert_int_eq(atomic_load(&a.done), 0);
+	holder_stop(&h);
+	harness_join(a.tid);
+	after = get_stats(sf);
+
+	ck_assert_uint_eq(after.gp_current_ns, 0);
+	ck_assert_uint_eq(delta(after, before, gp_completed), 1);
+	ck_assert_uint_ge(after.gp_max_ns, LATENCY_MS * MS);
+	ck_assert_uint_ge(delta(after, before, gp_total_ns), LATENCY_MS * MS);
+}
+END_TEST
+
+/*
+ * Sharing: A's grace period is held by a reader; B and C call
+ * synchronize_rcu() meanwhile and block.  Whichever of them pushed first
+ * leads the next grace period and takes the other along: 3 calls, 2
+ * grace periods, 1 shared.
+ */
+START_TEST(test_gp_sharing)
+{
+	const struct stats_flavor *sf = &stats_flavors[_i];
+	struct urcu_stats before, after;
+	struct holder h;
+	struct syncer a, b, c;
+	bool blocked;
+
+	before = get_stats(sf);
+	holder_start(&h, sf);
+	syncer_start(&a, sf);
+	ck_assert_msg(wait_gp_running(sf) > 0,
+		      "[%s] grace period never seen running", sf->name);
+	syncer_start(&b, sf);
+	syncer_start(&c, sf);
+	blocked = syncer_wait_blocked(&b) && syncer_wait_blocked(&c);
+	holder_stop(&h);
+	harness_join(a.tid);
+	harness_join(b.tid);
+	harness_join(c.tid);
+	after = get_stats(sf);
+
+	ck_assert_msg(blocked, "[%s] the late callers never blocked in "
+		      "synchronize_rcu()", sf->name);
+	ck_assert_uint_eq(delta(after, before, sync_calls), 3);
+	ck_assert_uint_eq(delta(after, before, gp_completed), 2);
+	ck_assert_uint_eq(delta(after, before, sync_shared), 1);
+}
+END_TEST
+
+/* ------------------------------------------------------------------------
+ * Readers.
+ */
+
+struct reg_ctx {
+	const struct stats_flavor *sf;
+	atomic_int registered;
+	atomic_int release;
+	struct harness_fail_log log;
+};
+
+static void *reg_fn(void *arg)
+{
+	struct reg_ctx *c = arg;
+	const struct rcu_flavor_struct *fl = c->sf->fl;
+
+	if (c->sf->is_bp) {
+		/* bp registers on first use and unregisters at exit. */
+		fl->read_lock();
+		fl->read_unlock();
+	} else {
+		fl->register_thread();
+	}
+	if (c->sf->is_qsbr)
+		fl->thread_offline();
+	atomic_store(&c->registered, 1);
+	if (!harness_wait_flag(&c->release))
+		harness_log_fail(&c->log, "reader: never released");
+	if (c->sf->is_qsbr)
+		fl->thread_online();
+	if (!c->sf->is_bp)
+		fl->unregister_thread();
+	return NULL;
+}
+
+START_TEST(test_readers)
+{
+	const struct stats_flavor *sf = &stats_flavors[_i];
+	struct urcu_stats before, during, after;
+	struct reg_ctx c;
+	pthread_t tid;
+
+	memset(&c, 0, sizeof(c));
+	c.sf = sf;
+	before = get_stats(sf);
+	harness_spawn(&tid, reg_fn, &c);
+	ck_assert(harness_wait_flag(&c.registered));
+	during = get_stats(sf);
+	atomic_store(&c.release, 1);
+	harness_join(tid);
+	after = get_stats(sf);
+	harness_assert_log_clean(&c.log, sf->name);
+
+	ck_assert_uint_eq(during.readers, before.readers + 1);
+	ck_assert_uint_eq(delta(during, before, registrations), 1);
+	ck_assert_uint_eq(after.readers, before.readers);
+	ck_assert_uint_eq(delta(after, before, registrations), 1);
+}
+END_TEST
+
+/* ------------------------------------------------------------------------
+ * call_rcu() and rcu_barrier().
+ */
+
+static atomic_int cb_count;
+
+static void count_cb(struct rcu_head *head)
+{
+	atomic_fetch_add(&cb_count, 1);
+	free(head);
+}
+
+static void queue_callbacks(const struct stats_flavor *sf, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++) {
+		struct rcu_head *head = malloc(sizeof(*head));
+
+		ck_assert_ptr_nonnull(head);
+		sf->fl->update_call_rcu(head, count_cb);
+	}
+}
+
+/* The statistics of the worker running on @thread. */
+static struct urcu_stats_worker find_worker(const struct stats_flavor *sf,
+					    pthread_t thread)
+{
+	struct urcu_stats_worker w[8];
+	long n, i;
+
+	n = sf->stats_workers(w, 8, sizeof(w[0]));
+	ck_assert_int_ge(n, 1);
+	ck_assert_int_le(n, 8);
+	for (i = 0; i < n; i++) {
+		ck_assert_uint_eq(w[i].size, sizeof(w[i]));
+		if (pthread_equal(w[i].thread, thread))
+			return w[i];
+	}
+	ck_abort_msg("[%s] worker not listed", sf->name);
+	return w[0];
+}
+
+#define N_CB 10
+#define N_HELD 3
+
+START_TEST(test_call_rcu)
+{
+	const struct stats_flavor *sf = &stats_flavors[_i];
+	struct urcu_stats before, s;
+	struct urcu_stats_worker w;
+	struct call_rcu_data *crdp;
+	struct holder h;
+	pthread_t thread;
+
+	before = get_stats(sf);
+	crdp = sf->create_call_rcu_data(0, -1);
+	ck_assert_ptr_nonnull(crdp);
+	thread = sf->get_call_rcu_thread(crdp);
+	sf->set_thread_call_rcu_data(crdp);
+
+	queue_callbacks(sf, N_CB);
+	sf->fl->barrier();
+	ck_assert_int_eq(atomic_load(&cb_count), N_CB);
+	s = get_stats(sf);
+	ck_assert_uint_eq(delta(s, before, cb_queued), N_CB);
+	ck_assert_uint_eq(delta(s, before, cb_invoked), N_CB);
+	ck_assert_uint_eq(s.cb_pending, 0);
+	ck_assert_uint_eq(delta(s, before, barrier_calls), 1);
+	ck_assert_uint_eq(delta(s, before, workers), 1);
+	w = find_worker(sf, thread);
+	ck_assert_uint_eq(w.queued, N_CB);
+	ck_assert_uint_eq(w.invoked, N_CB);
+	ck_assert_uint_eq(w.pending, 0);
+	ck_assert_uint_ge(w.batches, 1);
+	ck_assert_int_eq(w.cpu, -1);
+	ck_assert_uint_eq(w.flags, 0);
+
+	/* Held back by a reader, new callbacks stay pending. */
+	holder_start(&h, sf);
+	queue_callbacks(sf, N_HELD);
+	w = find_worker(sf, thread);
+	ck_assert_uint_eq(w.queued, N_CB + N_HELD);
+	ck_assert_uint_eq(w.invoked, N_CB);
+	ck_assert_uint_eq(w.pending, N_HELD);
+	ck_assert_uint_eq(get_stats(sf).cb_pending, N_HELD);
+	holder_stop(&h);
+	sf->fl->barrier();
+	s = get_stats(sf);
+	ck_assert_uint_eq(delta(s, before, cb_invoked), N_CB + N_HELD);
+	ck_assert_uint_eq(s.cb_pending, 0);
+	ck_assert_uint_eq(delta(s, before, barrier_calls), 2);
+
+	/* A freed worker's counts stay in the totals. */
+	sf->set_thread_call_rcu_data(NULL);
+	sf->call_rcu_data_free(crdp);
+	s = get_stats(sf);
+	ck_assert_uint_eq(delta(s, before, workers), 0);
+	ck_assert_uint_eq(delta(s, before, cb_queued), N_CB + N_HELD);
+	ck_assert_uint_eq(delta(s, before, cb_invoked), N_CB + N_HELD);
+}
+END_TEST
+
+/* The default worker is flagged as such. */
+START_TEST(test_default_worker)
+{
+	const struct stats_flavor *sf = &stats_flavors[_i];
+	struct urcu_stats_worker w;
+
+	queue_callbacks(sf, 1);
+	sf->fl->barrier();
+	ck_assert_int_eq(sf->stats_workers(&w, 1, sizeof(w)), 1);
+	ck_assert_uint_eq(w.flags & URCU_STATS_WORKER_DEFAULT,
+			  URCU_STATS_WORKER_DEFAULT);
+	ck_assert_uint_eq(w.invoked, 1);
+}
+END_TEST
+
+/* ------------------------------------------------------------------------
+ * membarrier mode.
+ */
+
+static int kernel_has_private_expedited(void)
+{
+	long mask = syscall(__NR_membarrier, MEMBARRIER_CMD_QUERY, 0);
+
+	return mask >= 0 && (mask & MEMBARRIER_CMD_PRIVATE_EXPEDITED);
+}
+
+START_TEST(test_membarrier_mode)
+{
+	const struct stats_flavor *sf = &stats_flavors[_i];
+	struct urcu_stats s = get_stats(sf);
+	const char *off = getenv("URCU_NO_MEMBARRIER");
+
+	if (!sf->uses_membarrier)
+		ck_assert_int_eq(s.membarrier, URCU_STATS_MEMBARRIER_UNUSED);
+	else if (kernel_has_private_expedited() && !(off && *off && strcmp(off, "0")))
+		ck_assert_int_eq(s.membarrier, URCU_STATS_MEMBARRIER_SYSCALL);
+	else
+		ck_assert_int_eq(s.membarrier, URCU_STATS_MEMBARRIER_FALLBACK);
+}
+END_TEST
+
+/* URCU_NO_MEMBARRIER=1 in a helper: memb and bp report the fallback. */
+START_TEST(test_membarrier_fallback_reported)
+{
+	const struct stats_flavor *sf = &stats_flavors[_i];
+	const char *args[] = { sf->name, "work", NULL };
+	const char *env[] = { "URCU_NO_MEMBARRIER=1", "URCU_STATS", NULL };
+	struct harness_child c;
+	char want[64];
+
+	harness_run_child(&c, "stats_child", args, env);
+	ck_assert_msg(WIFEXITED(c.status) && WEXITSTATUS(c.status) == 0,
+		      "[%s] helper failed (status 0x%x): %s%s", sf->name,
+		      c.status, c.out, c.err);
+	snprintf(want, sizeof(want), "membarrier=%d ",
+		 sf->uses_membarrier ? URCU_STATS_MEMBARRIER_FALLBACK
+				     : URCU_STATS_MEMBARRIER_UNUSED);
+	ck_assert_msg(strncmp(c.out, want, strlen(want)) == 0,
+		      "[%s] expected \"%s...\", got \"%s\"", sf->name, want,
+		      c.out);
+	harness_child_free(&c);
+}
+END_TEST
+
+/* ------------------------------------------------------------------------
+ * URCU_STATS=1: the report at exit.
+ */
+
+static void expect_in(const char *what, const char *text, const char *needle)
+{
+	ck_assert_msg(strstr(text, needle) != NULL,
+		      "%s: \"%s\" missing from:\n%s", what, needle, text);
+}
+
+START_TEST(test_print_at_exit)
+{
+	const struct stats_flavor *sf = &stats_flavors[_i];
+	const char *args[] = { sf->name, "work", NULL };
+	const char *env[] = { "URCU_STATS=1", "URCU_STALL_TIMEOUT", NULL };
+	unsigned long long gp, sync, queued, invoked, barrier;
+	struct harness_child c;
+	char line[160];
+	int mode, i;
+
+	harness_run_child(&c, "stats_child", args, env);
+	ck_assert_msg(WIFEXITED(c.status) && WEXITSTATUS(c.status) == 0,
+		      "[%s] helper failed (status 0x%x): %s%s", sf->name,
+		      c.status, c.out, c.err);
+	ck_assert_int_eq(sscanf(c.out, "membarrier=%d gp=%llu sync=%llu "
+				"queued=%llu invoked=%llu barrier=%llu",
+				&mode, &gp, &sync, &queued, &invoked,
+				&barrier), 6);
+	ck_assert_uint_eq(queued, 4);
+	ck_assert_uint_eq(invoked, 4);
+	ck_assert_uint_eq(barrier, 1);
+	ck_assert_uint_ge(gp, 3);
+	ck_assert_uint_ge(sync, 3);
+
+	/* The same numbers at exit: nothing ran in between. */
+	snprintf(line, sizeof(line), "urcu %s: grace periods: %llu completed, "
+		 "none running\n", sf->name, gp);
+	expect_in(sf->name, c.err, line);
+	snprintf(line, sizeof(line), "urcu %s: synchronize_rcu: %llu calls, ",
+		 sf->name, sync);
+	expect_in(sf->name, c.err, line);
+	snprintf(line, sizeof(line), "urcu %s: call_rcu: 4 queued, 4 invoked, "
+		 "0 pending, 1 workers; rcu_barrier: 1 calls\n", sf->name);
+	expect_in(sf->name, c.err, line);
+	/* The default worker is a registered reader. */
+	snprintf(line, sizeof(line), "urcu %s: readers: 1 registered, ",
+		 sf->name);
+	expect_in(sf->name, c.err, line);
+	snprintf(line, sizeof(line), " (default) cpu -1: queued 4, invoked 4, "
+		 "pending 0, batches ");
+	expect_in(sf->name, c.err, line);
+	snprintf(line, sizeof(line), "urcu %s: membarrier: ", sf->name);
+	expect_in(sf->name, c.err, line);
+	/* Every flavor library in the process reports, once. */
+	for (i = 0; i < N_STATS_FLAVORS; i++) {
+		snprintf(line, sizeof(line), "urcu %s: grace periods: ",
+			 stats_flavors[i].name);
+		ck_assert_msg(harness_count(c.err, line) == 1,
+			      "[%s] expected one \"%s\" line in:\n%s",
+			      sf->name, line, c.err);
+	}
+	harness_child_free(&c);
+}
+END_TEST
+
+/* Without URCU_STATS, or with URCU_STATS=0, nothing is printed. */
+START_TEST(test_no_print_by_default)
+{
+	const char *args[] = { "memb", "work", NULL };
+	const char *unset[] = { "URCU_STATS", "URCU_STALL_TIMEOUT", NULL };
+	const char *zero[] = { "URCU_STATS=0", "URCU_STALL_TIMEOUT", NULL };
+	struct harness_child c;
+
+	harness_run_child(&c, "stats_child", args, unset);
+	ck_assert_int_eq(c.status, 0);
+	ck_assert_str_eq(c.err, "");
+	harness_child_free(&c);
+	harness_run_child(&c, "stats_child", args, zero);
+	ck_assert_int_eq(c.status, 0);
+	ck_assert_str_eq(c.err, "");
+	harness_child_free(&c);
+}
+END_TEST
+
+/* rcu_stats_print() on any stream, in the same format. */
+START_TEST(test_print_to_stream)
+{
+	const struct stats_flavor *sf = &stats_flavors[_i];
+	char *text = NULL, want[64];
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	ck_assert_ptr_nonnull(f);
+	sf->fl->update_synchronize_rcu();
+	sf->stats_print(f);
+	ck_assert_int_eq(fclose(f), 0);
+	snprintf(want, sizeof(want), "urcu %s: grace periods: ", sf->name);
+	expect_in(sf->name, text, want);
+	snprintf(want, sizeof(want), "urcu %s: stall warnings: 0\n", sf->name);
+	expect_in(sf->name, text, want);
+	free(text);
+}
+END_TEST
+
+/* ------------------------------------------------------------------------
+ * Stall warnings.
+ */
+
+START_TEST(test_stall_warning)
+{
+	const struct stats_flavor *sf = &stats_flavors[_i];
+	const char *args[] = { sf->name, "stall", NULL };
+	const char *env[] = { "URCU_STALL_TIMEOUT=1", "URCU_STATS", NULL };
+	struct harness_child c;
+	char line[200];
+	unsigned long tid;
+	long lwp;
+
+	harness_run_child(&c, "stats_child", args, env);
+	ck_assert_msg(WIFEXITED(c.status) && WEXITSTATUS(c.status) == 0,
+		      "[%s] helper failed (status 0x%x): %s%s", sf->name,
+		      c.status, c.out, c.err);
+	ck_assert_int_eq(sscanf(c.out, "reader=0x%lx lwp=%ld", &tid, &lwp), 2);
+	expect_in(sf->name, c.out, "stall_warnings=1\n");
+
+	snprintf(line, sizeof(line), "urcu: stall: %s grace period blocked for ",
+		 sf->name);
+	ck_assert_msg(harness_count(c.err, line) == 1,
+		      "[%s] expected one warning line, got:\n%s", sf->name,
+		      c.err);
+	snprintf(line, sizeof(line), " s by thread 0x%lx (LWP %ld): %s\n", tid,
+		 lwp, sf->is_qsbr ? "online without a quiescent state since "
+				    "the grace period began"
+				  : "inside a read-side critical section");
+	expect_in(sf->name, c.err, line);
+	snprintf(line, sizeof(line), "urcu: stall: %s grace period still "
+		 "waiting for 1 thread(s) after ", sf->name);
+	expect_in(sf->name, c.err, line);
+	harness_child_free(&c);
+}
+END_TEST
+
+/*
+ * Signal flavor: a registered thread that blocks SIGRCU stalls the
+ * signal round trip that precedes the wait for readers; it is named too.
+ */
+START_TEST(test_stall_signal_blocked)
+{
+	const char *args[] = { "signal", "sigblock", NULL };
+	const char *env[] = { "URCU_STALL_TIMEOUT=1", "URCU_STATS", NULL };
+	struct harness_child c;
+	char line[200];
+	unsigned long tid;
+	long lwp;
+
+	harness_run_child(&c, "stats_child", args, env);
+	ck_assert_msg(WIFEXITED(c.status) && WEXITSTATUS(c.status) == 0,
+		      "helper failed (status 0x%x): %s%s", c.status, c.out,
+		      c.err);
+	ck_assert_int_eq(sscanf(c.out, "reader=0x%lx lwp=%ld", &tid, &lwp), 2);
+	expect_in("signal", c.out, "stall_warnings=1\n");
+	ck_assert_msg(harness_count(c.err, "urcu: stall: signal grace period "
+				    "blocked for ") == 1,
+		      "expected one warning line, got:\n%s", c.err);
+	snprintf(line, sizeof(line), " s by thread 0x%lx (LWP %ld): has not "
+		 "run its handler for signal ", tid, lwp);
+	expect_in("signal", c.err, line);
+	harness_child_free(&c);
+}
+END_TEST
+
+/* URCU_STALL_TIMEOUT=0: no warning, however long the wait. */
+START_TEST(test_stall_disabled)
+{
+	const char *args[] = { "memb", "hold", NULL };
+	const char *env[] = { "URCU_STALL_TIMEOUT=0", "URCU_STATS", NULL };
+	struct harness_child c;
+
+	harness_run_child(&c, "stats_child", args, env);
+	ck_assert_msg(c.status == 0, "helper failed (status 0x%x): %s%s",
+		      c.status, c.out, c.err);
+	expect_in("memb", c.out, "stall_warnings=0\n");
+	ck_assert_str_eq(c.err, "");
+	harness_child_free(&c);
+}
+END_TEST
+
+/* A value that is not a number of seconds is reported, not obeyed. */
+START_TEST(test_stall_bad_setting)
+{
+	const char *args[] = { "memb", "quick", NULL };
+	const char *env[] = { "URCU_STALL_TIMEOUT=soon", "URCU_STATS", NULL };
+	struct harness_child c;
+
+	harness_run_child(&c, "stats_child", args, env);
+	ck_assert_int_eq(c.status, 0);
+	expect_in("memb", c.err, "urcu: memb: ignoring URCU_STALL_TIMEOUT="
+		  "\"soon\": not a number of seconds >= 0; using 21 s\n");
+	harness_child_free(&c);
+}
+END_TEST
+
+static Suite *stats_suite(void)
+{
+	Suite *s = suite_create("rcu_stats");
+	TCase *tc;
+
+	tc = harness_tcase(s, "api", 30);
+	tcase_add_loop_test(tc, test_api, 0, N_STATS_FLAVORS);
+	tcase_add_loop_test(tc, test_print_to_stream, 0, N_STATS_FLAVORS);
+
+	tc = harness_tcase(s, "counters", 30);
+	tcase_add_loop_test(tc, test_grace_periods, 0, N_STATS_FLAVORS);
+	tcase_add_loop_test(tc, test_gp_latency, 0, N_STATS_FLAVORS);
+	tcase_add_loop_test(tc, test_gp_sharing, 0, N_STATS_FLAVORS);
+	tcase_add_loop_test(tc, test_readers, 0, N_STATS_FLAVORS);
+	tcase_add_loop_test(tc, test_call_rcu, 0, N_STATS_FLAVORS);
+	tcase_add_loop_test(tc, test_default_worker, 0, N_STATS_FLAVORS);
+	tcase_add_loop_test(tc, test_membarrier_mode, 0, N_STATS_FLAVORS);
+
+	tc = harness_tcase(s, "process", 30);
+	tcase_add_loop_test(tc, test_membarrier_fallback_reported, 0,
+			    N_STATS_FLAVORS);
+	tcase_add_loop_test(tc, test_print_at_exit, 0, N_STATS_FLAVORS);
+	tcase_add_test(tc, test_no_print_by_default);
+
+	tc = harness_tcase(s, "stall", 30);
+	tcase_add_loop_test(tc, test_stall_warning, 0, N_STATS_FLAVORS);
+	tcase_add_test(tc, test_stall_signal_blocked);
+	tcase_add_test(tc, test_stall_disabled);
+	tcase_add_test(tc, test_stall_bad_setting);
+
+	return s;
+}
+
+int main(void)
+{
+	return harness_run_suite(stats_suite());
+}

@@ -1,0 +1,36 @@
+/*
+ * Running a helper program from a test (tests/harness/child.c): for what
+ * must happen in a fresh process, such as settings the library reads
+ * from the environment at start-up, or output it writes at exit.
+ *
+ * Helpers are built next to the suite that runs them (tests/SConscript,
+ * HELPERS), which finds them through /proc/self/exe.  Only the test
+ * thread may call these: failures are ck_assert failures.
+ */
+#ifndef TESTS_HARNESS_CHILD_H
+#define TESTS_HARNESS_CHILD_H
+
+#include <stddef.h>
+
+struct harness_child {
+	int status;	/* as from waitpid() */
+	char *out;	/* everything it wrote to stdout, NUL-terminated */
+	char *err;	/* and to stderr */
+};
+
+/*
+ * Run the helper @name (a program next to this executable) with the
+ * arguments @args (NULL-terminated, without argv[0]) and this process's
+ * environment changed by @env (NULL-terminated): "NAME=VALUE" sets NAME,
+ * a bare "NAME" removes it.  Waits for it and captures both outputs.
+ */
+void harness_run_child(struct harness_child *c, const char *name,
+		       const char *const args[], const char *const env[]);
+
+/* Free the captured outputs. */
+void harness_child_free(struct harness_child *c);
+
+/* Number of non-overlapping occurrences of @needle in @haystack. */
+size_t harness_count(const char *haystack, const char *needle);
+
+#endif /* TESTS_HARNESS_CHILD_H */
