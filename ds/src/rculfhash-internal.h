@@ -67,9 +67,6 @@
 /* Largest order a table can reach: sizes up to 2^(bits per long - 1). */
 #define LFHT_MAX_ORDER	(CAA_BITS_PER_LONG - 1)
 
-/* Default ceiling for layouts that must size their bookkeeping up front. */
-#define LFHT_DEFAULT_MAX_BUCKETS	(1UL << 24)
-
 enum lfht_mm_kind { LFHT_MM_ORDER, LFHT_MM_CHUNK, LFHT_MM_MMAP };
 
 /* One CPU's share of the node counters (CDS_LFHT_ACCOUNTING). */

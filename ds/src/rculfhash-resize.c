@@ -355,9 +355,12 @@ URCU_API struct cds_lfht *_cds_lfht_new_with_alloc(unsigned long init_size,
 	    || (flags & ~(CDS_LFHT_AUTO_RESIZE | CDS_LFHT_ACCOUNTING))
 	    || !valid_alloc(alloc) || cds__lfht_mm_kind(mm) > LFHT_MM_MMAP)
 		return NULL;
-	if (!max_nr_buckets)
-		max_nr_buckets = cds__lfht_mm_kind(mm) == LFHT_MM_ORDER
-			? 1UL << LFHT_MAX_ORDER : LFHT_DEFAULT_MAX_BUCKETS;
+	if (!max_nr_buckets) {
+		/* chunk and mmap size their bookkeeping for the ceiling. */
+		if (cds__lfht_mm_kind(mm) != LFHT_MM_ORDER)
+			return NULL;
+		max_nr_buckets = 1UL << LFHT_MAX_ORDER;
+	}
 	if (max_nr_buckets < init_size || max_nr_buckets < min_nr_alloc_buckets)
 		return NULL;
 

@@ -137,7 +137,8 @@ extern const struct cds_lfht_mm_type cds_lfht_mm_mmap;
  * @min_nr_alloc_buckets: buckets allocated up front and the floor for
  *	automatic shrinking (power of two, >= 1).
  * @max_nr_buckets: ceiling (power of two, >= both above), or 0 for no
- *	ceiling (with mm_chunk and mm_mmap: 2^24 buckets).
+ *	ceiling; mm_chunk and mm_mmap need one (they size their
+ *	bookkeeping for it) and fail with 0.
  * @flags: CDS_LFHT_* above.  @mm: bucket layout, NULL for the default.
  * @flavor: the RCU flavor every user of the table runs under.
  * @alloc: memory functions, NULL for the library's own allocator.

@@ -1,0 +1,214 @@
+/*
+ * TCase "newapi" of the rculfhash suite: API that liburcu 0.13 lacks, so
+ * this file is linked only into the project's build (tests/SConscript);
+ * check_rculfhash.c calls lfht_add_newapi_tests() only when it is linked
+ * (a weak reference, see lfht.h), and builds against the system's liburcu
+ * leave this file out.
+ *
+ * Assumed API (as in later liburcu releases):
+ *  - void cds_lfht_node_init_deleted(struct cds_lfht_node *node):
+ *    cds_lfht_is_node_deleted() is true for such a node until it is added;
+ *  - struct cds_lfht_alloc { malloc, calloc, realloc, aligned_alloc, free,
+ *    state } and cds_lfht_new_with_flavor_alloc(init_size,
+ *    min_nr_alloc_buckets, max_nr_buckets, flags, flavor, alloc, attr):
+ *    the table and its bucket tables are allocated through @alloc.
+ * And one choice of this project: max_nr_buckets below init_size is
+ * refused (liburcu 0.13 clamps init_size instead).
+ */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <stdatomic.h>
+#include <stdlib.h>
+
+#include <urcu/urcu-memb.h>
+#include <urcu/rculfhash.h>
+
+#include "lfht.h"
+
+START_TEST(test_node_init_deleted)
+{
+	struct lfht_item *it = lfht_item_new(3);
+	struct cds_lfht *ht = cds_lfht_new_flavor(4, 1, 0, 0, &urcu_memb_flavor,
+						  NULL);
+	struct cds_lfht_iter iter;
+	unsigned long key = 3;
+
+	ck_assert_ptr_nonnull(ht);
+	urcu_memb_register_thread();
+	cds_lfht_node_init_deleted(&it->node);
+	urcu_memb_read_lock();
+	ck_assert(cds_lfht_is_node_deleted(&it->node));
+	/* Adding it makes it a live node; deleting it, a deleted one. */
+	cds_lfht_node_init(&it->node);
+	cds_lfht_add(ht, lfht_hash(key), &it->node);
+	ck_assert(!cds_lfht_is_node_deleted(&it->node));
+	cds_lfht_lookup(ht, lfht_hash(key), lfht_match, &key, &iter);
+	ck_assert_ptr_eq(cds_lfht_iter_get_node(&iter), &it->node);
+	ck_assert_int_eq(cds_lfht_del(ht, &it->node), 0);
+	ck_assert(cds_lfht_is_node_deleted(&it->node));
+	urcu_memb_read_unlock();
+	ck_assert_int_eq(cds_lfht_destroy(ht, NULL), 0);
+	urcu_memb_synchronize_rcu();
+	free(it);
+	urcu_memb_unregister_thread();
+}
+END_TEST
+
+START_TEST(test_max_below_init_refused)
+{
+	const struct rcu_flavor_struct *fl = &urcu_memb_flavor;
+
+	ck_assert_ptr_null(cds_lfht_new_flavor(16, 1, 4, 0, fl, NULL));
+	ck_assert_ptr_null(cds_lfht_new_flavor(16, 1, 8, CDS_LFHT_AUTO_RESIZE,
+					       fl, NULL));
+	ck_assert_ptr_null(_cds_lfht_new(16, 1, 4, 0, &cds_lfht_mm_order, fl,
+					 NULL));
+}
+END_TEST
+
+/* ------------------------------------------------------------------------
+ * A custom allocator that counts the blocks it hands out.
+ */
+
+struct counting {
+	atomic_long live;	/* blocks allocated and not yet freed */
+	atomic_long allocs;	/* blocks ever allocated */
+};
+
+static long get(atomic_long *v)
+{
+	return atomic_load(v);
+}
+
+static void *counted(void *state, void *p)
+{
+	struct counting *c = state;
+
+	if (p) {
+		atomic_fetch_add(&c->live, 1);
+		atomic_fetch_add(&c->allocs, 1);
+	}
+	return p;
+}
+
+static void *ca_malloc(void *state, size_t size)
+{
+	return counted(state, malloc(size));
+}
+
+static void *ca_calloc(void *state, size_t nmemb, size_t size)
+{
+	return counted(state, calloc(nmemb, size));
+}
+
+static void *ca_realloc(void *state, void *ptr, size_t size)
+{
+	struct counting *c = state;
+	void *p;
+
+	if (!ptr)
+		return ca_malloc(state, size);
+	p = realloc(ptr, size);
+	/* glibc's realloc(ptr, 0) frees ptr and returns NULL. */
+	if (!p && size == 0)
+		atomic_fetch_sub(&c->live, 1);
+	return p;
+}
+
+static void *ca_aligned_alloc(void *state, size_t alignment, size_t size)
+{
+	void *p;
+
+	if (alignment < sizeof(void *))
+		alignment = sizeof(void *);
+	if (posix_memalign(&p, alignment, size) != 0)
+		return NULL;
+	return counted(state, p);
+}
+
+static void ca_free(void *state, void *ptr)
+{
+	struct counting *c = state;
+
+	if (ptr) {
+		atomic_fetch_sub(&c->live, 1);
+		free(ptr);
+	}
+}
+
+/*
+ * The table and its bucket tables come from the allocator (max_nr_buckets
+ * 0: unbounded, so bucket tables are allocated memory, not a reserved
+ * mapping), and destroy gives all of it back.  Loop index: flags.
+ */
+START_TEST(test_custom_alloc)
+{
+	enum { N = 2048 };
+	static const int flags[] = {
+		0, CDS_LFHT_AUTO_RESIZE | CDS_LFHT_ACCOUNTING,
+	};
+	struct counting counts = { 0, 0 };
+	struct cds_lfht_alloc alloc = {
+		.malloc = ca_malloc,
+		.calloc = ca_calloc,
+		.realloc = ca_realloc,
+		.aligned_alloc = ca_aligned_alloc,
+		.free = ca_free,
+		.state = &counts,
+	};
+	struct cds_lfht_iter iter;
+	struct cds_lfht_node *node;
+	struct lfht_item *it;
+	struct cds_lfht *ht;
+	long created;
+	unsigned long key, n;
+
+	ht = cds_lfht_new_with_flavor_alloc(1, 1, 0, flags[_i],
+					    &urcu_memb_flavor, &alloc, NULL);
+	ck_assert_ptr_nonnull(ht);
+	ck_assert_int_ge(get(&counts.live), 1);
+	created = get(&counts.allocs);
+
+	urcu_memb_register_thread();
+	for (key = 0; key < N; key++) {
+		it = lfht_item_new(key);
+		urcu_memb_read_lock();
+		cds_lfht_add(ht, lfht_hash(key), &it->node);
+		urcu_memb_read_unlock();
+	}
+	cds_lfht_resize(ht, 1UL << 12);
+	ck_assert_int_gt(get(&counts.allocs), created);
+	cds_lfht_resize(ht, 1);
+	cds_lfht_resize(ht, 1UL << 10);
+
+	n = 0;
+	urcu_memb_read_lock();
+	for (key = 0; key < N; key++) {
+		cds_lfht_lookup(ht, lfht_hash(key), lfht_match, &key, &iter);
+		ck_assert_ptr_nonnull(cds_lfht_iter_get_node(&iter));
+	}
+	cds_lfht_for_each(ht, &iter, node) {
+		ck_assert_int_eq(cds_lfht_del(ht, node), 0);
+		urcu_memb_call_rcu(&lfht_to_item(node)->rcu, lfht_item_free_cb);
+		n++;
+	}
+	urcu_memb_read_unlock();
+	ck_assert_uint_eq(n, N);
+	ck_assert_int_eq(cds_lfht_destroy(ht, NULL), 0);
+	/* Whatever destroy handed to call_rcu has run after this. */
+	urcu_memb_barrier();
+	ck_assert_int_eq(get(&counts.live), 0);
+	urcu_memb_unregister_thread();
+	harness_assert_no_failures("custom_alloc");
+}
+END_TEST
+
+void lfht_add_newapi_tests(Suite *s)
+{
+	TCase *tc = harness_tcase(s, "newapi", 30);
+
+	tcase_add_test(tc, test_node_init_deleted);
+	tcase_add_test(tc, test_max_below_init_refused);
+	tcase_add_loop_test(tc, test_custom_alloc, 0, 2);
+}
