@@ -24,7 +24,8 @@
  * two compilation units, tests/lfht/memb_side.c and tests/lfht/qsbr_side.c,
  * which know the other flavor only through its flavor table.
  * TCase "newapi" (tests/lfht/newapi.c, linked only in the project's build):
- * API that liburcu 0.13 lacks.
+ * API that liburcu 0.13 lacks, and running out of memory while resizing.
+ * TCase "fork": the automatic-resize worker across fork().
  *
  * Conventions: fork mode, each test creates all of its RCU state; worker
  * threads never call ck_assert, they record failures with HARNESS_CHECK /
@@ -41,6 +42,8 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <check.h>
 
@@ -63,6 +66,18 @@
 #define STABLE_KEYS	1024
 /* Keys replaced in a loop (stress "replace"). */
 #define REPL_KEYS	8
+
+/*
+ * The fork test's child starts threads (call_rcu and resize workers)
+ * after a multi-threaded fork, which ThreadSanitizer refuses by default.
+ */
+#if defined(__SANITIZE_THREAD__)
+const char *__tsan_default_options(void);
+const char *__tsan_default_options(void)
+{
+	return "die_after_fork=0";
+}
+#endif
 
 /* Flag combinations the loop tests run with. */
 static const int loop_flags[] = {
@@ -1645,6 +1660,52 @@ START_TEST(test_cross_flavor)
 END_TEST
 
 /* ------------------------------------------------------------------------
+ * TCase "fork": the automatic-resize worker across fork(), through the
+ * flavor's call_rcu fork functions (which run the table's fork hooks).
+ */
+
+/*
+ * A table that resizes itself is forked while its worker is busy; both
+ * processes then keep adding (queuing more resizes) and find every key,
+ * and both can empty and destroy their copy.  A child that inherited the
+ * worker's lock held, or waits for the parent's worker, hangs here until
+ * the Check timeout.
+ */
+START_TEST(test_fork_auto_resize)
+{
+	enum { N = 20000 };
+	struct lfht_item *items = items_new(2 * N, 0);
+	struct cds_lfht *ht = new_table(1, _i ? CDS_LFHT_AUTO_RESIZE
+					      : CDS_LFHT_AUTO_RESIZE |
+						CDS_LFHT_ACCOUNTING);
+	pid_t pid;
+	int status;
+
+	rcu_register_thread();
+	add_all(ht, items, N);
+	call_rcu_before_fork();
+	pid = fork();
+	ck_assert_int_ne(pid, -1);
+	if (pid == 0) {
+		call_rcu_after_fork_child();
+		add_all(ht, items + N, N);
+		check_exact(ht, items, 2 * N, NULL);
+		drain_and_destroy(ht, NULL);
+		synchronize_rcu();
+		_exit(0);
+	}
+	call_rcu_after_fork_parent();
+	add_all(ht, items + N, N);
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+		      "child failed (status %#x)", status);
+	check_exact(ht, items, 2 * N, NULL);
+	drain_and_destroy(ht, NULL);
+	api_end(items);
+}
+END_TEST
+
+/* ------------------------------------------------------------------------
  * Suite.
  */
 
@@ -1654,6 +1715,7 @@ static Suite *rculfhash_suite(void)
 	TCase *api = harness_tcase(s, "api", 60);
 	TCase *conc = harness_tcase(s, "concurrent", 30);
 	TCase *flavors = harness_tcase(s, "flavors", 30);
+	TCase *forks = harness_tcase(s, "fork", 30);
 
 	tcase_add_test(api, test_new_legacy);
 	tcase_add_test(api, test_new_flavor);
@@ -1680,6 +1742,8 @@ static Suite *rculfhash_suite(void)
 	tcase_add_loop_test(conc, test_stress_replace, 0, 2);
 
 	tcase_add_test(flavors, test_cross_flavor);
+
+	tcase_add_loop_test(forks, test_fork_auto_resize, 0, 2);
 
 	if (lfht_add_newapi_tests)
 		lfht_add_newapi_tests(s);

@@ -12,13 +12,16 @@
  *    state } and cds_lfht_new_with_flavor_alloc(init_size,
  *    min_nr_alloc_buckets, max_nr_buckets, flags, flavor, alloc, attr):
  *    the table and its bucket tables are allocated through @alloc.
- * And one choice of this project: max_nr_buckets below init_size is
- * refused (liburcu 0.13 clamps init_size instead).
+ * And choices of this project: max_nr_buckets below init_size is
+ * refused (liburcu 0.13 clamps init_size instead), and running out of
+ * memory while resizing leaves the table usable at the size it reached
+ * (liburcu aborts).
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
 #include <stdatomic.h>
+#include <stdbool.h>
 #include <stdlib.h>
 
 #include <urcu/urcu-memb.h>
@@ -74,6 +77,8 @@ END_TEST
 struct counting {
 	atomic_long live;	/* blocks allocated and not yet freed */
 	atomic_long allocs;	/* blocks ever allocated */
+	atomic_int fail;	/* nonzero: every allocation fails */
+	atomic_long failed;	/* allocations refused */
 };
 
 static long get(atomic_long *v)
@@ -85,6 +90,11 @@ static void *counted(void *state, void *p)
 {
 	struct counting *c = state;
 
+	if (p && atomic_load(&c->fail)) {
+		free(p);
+		atomic_fetch_add(&c->failed, 1);
+		return NULL;
+	}
 	if (p) {
 		atomic_fetch_add(&c->live, 1);
 		atomic_fetch_add(&c->allocs, 1);
@@ -137,6 +147,15 @@ static void ca_free(void *state, void *ptr)
 	}
 }
 
+#define COUNTING_ALLOC(counts) {					\
+		.malloc = ca_malloc,					\
+		.calloc = ca_calloc,					\
+		.realloc = ca_realloc,					\
+		.aligned_alloc = ca_aligned_alloc,			\
+		.free = ca_free,					\
+		.state = (counts),					\
+	}
+
 /*
  * The table and its bucket tables come from the allocator (max_nr_buckets
  * 0: unbounded, so bucket tables are allocated memory, not a reserved
@@ -148,15 +167,8 @@ START_TEST(test_custom_alloc)
 	static const int flags[] = {
 		0, CDS_LFHT_AUTO_RESIZE | CDS_LFHT_ACCOUNTING,
 	};
-	struct counting counts = { 0, 0 };
-	struct cds_lfht_alloc alloc = {
-		.malloc = ca_malloc,
-		.calloc = ca_calloc,
-		.realloc = ca_realloc,
-		.aligned_alloc = ca_aligned_alloc,
-		.free = ca_free,
-		.state = &counts,
-	};
+	struct counting counts = { 0, 0, 0, 0 };
+	struct cds_lfht_alloc alloc = COUNTING_ALLOC(&counts);
 	struct cds_lfht_iter iter;
 	struct cds_lfht_node *node;
 	struct lfht_item *it;
@@ -204,6 +216,125 @@ START_TEST(test_custom_alloc)
 }
 END_TEST
 
+/* Adds keys [first, last) to @ht, each in its own read-side section. */
+static void add_keys(struct cds_lfht *ht, unsigned long first, unsigned long last)
+{
+	unsigned long key;
+
+	for (key = first; key < last; key++) {
+		struct lfht_item *it = lfht_item_new(key);
+
+		urcu_memb_read_lock();
+		cds_lfht_add(ht, lfht_hash(key), &it->node);
+		urcu_memb_read_unlock();
+	}
+}
+
+/* Whether every key of [0, n) is found, and nothing else is in @ht. */
+static bool holds_exactly(struct cds_lfht *ht, unsigned long n)
+{
+	struct cds_lfht_iter iter;
+	unsigned long key, count;
+	long before, after;
+	bool all = true;
+
+	urcu_memb_read_lock();
+	for (key = 0; key < n; key++) {
+		cds_lfht_lookup(ht, lfht_hash(key), lfht_match, &key, &iter);
+		all = all && cds_lfht_iter_get_node(&iter);
+	}
+	cds_lfht_count_nodes(ht, &before, &count, &after);
+	urcu_memb_read_unlock();
+	return all && count == n;
+}
+
+/* Deletes every node of @ht (freed after a grace period), then destroys it. */
+static int empty_and_destroy(struct cds_lfht *ht)
+{
+	struct cds_lfht_iter iter;
+	struct cds_lfht_node *node;
+
+	urcu_memb_read_lock();
+	cds_lfht_for_each(ht, &iter, node) {
+		if (cds_lfht_del(ht, node) == 0)
+			urcu_memb_call_rcu(&lfht_to_item(node)->rcu,
+					   lfht_item_free_cb);
+	}
+	urcu_memb_read_unlock();
+	return cds_lfht_destroy(ht, NULL);
+}
+
+/*
+ * Out of memory while growing: the resize stops, and the table keeps
+ * every key, stays usable, grows once memory is back, and frees all it
+ * allocated.  Loop index: bucket layout (order, chunk).
+ */
+START_TEST(test_resize_out_of_memory)
+{
+	enum { N = 4096 };
+	const struct cds_lfht_mm_type *mm[] = {
+		&cds_lfht_mm_order, &cds_lfht_mm_chunk,
+	};
+	struct counting counts = { 0, 0, 0, 0 };
+	struct cds_lfht_alloc alloc = COUNTING_ALLOC(&counts);
+	struct cds_lfht *ht;
+
+	ht = _cds_lfht_new_with_alloc(4, 4, 1UL << 20, 0, mm[_i],
+				      &urcu_memb_flavor, &alloc, NULL);
+	ck_assert_ptr_nonnull(ht);
+	urcu_memb_register_thread();
+	add_keys(ht, 0, N / 2);
+	atomic_store(&counts.fail, 1);
+	cds_lfht_resize(ht, 1UL << 16);
+	ck_assert_int_gt(get(&counts.failed), 0);
+	ck_assert(holds_exactly(ht, N / 2));
+	add_keys(ht, N / 2, N);
+	ck_assert(holds_exactly(ht, N));
+	atomic_store(&counts.fail, 0);
+	cds_lfht_resize(ht, 1UL << 12);
+	ck_assert(holds_exactly(ht, N));
+	cds_lfht_resize(ht, 4);
+	ck_assert(holds_exactly(ht, N));
+	ck_assert_int_eq(empty_and_destroy(ht), 0);
+	urcu_memb_barrier();
+	ck_assert_int_eq(get(&counts.live), 0);
+	urcu_memb_unregister_thread();
+	harness_assert_no_failures("resize_out_of_memory");
+}
+END_TEST
+
+/*
+ * The same through the library's own allocator, failing by fault
+ * injection (URCU_ALLOC_FAIL_AFTER, read at liburcu-cds's first
+ * allocation, which is this test's: each test runs in a fresh process).
+ * Creation takes the table and its first bucket array; the next two
+ * allocations let it grow twice more, then every one fails.
+ */
+START_TEST(test_resize_out_of_memory_library)
+{
+	enum { N = 1024 };
+	struct cds_lfht *ht;
+
+	ck_assert_int_eq(setenv("URCU_ALLOC_FAIL_AFTER", "4", 1), 0);
+	ht = cds_lfht_new_flavor(1, 1, 0, 0, &urcu_memb_flavor, NULL);
+	ck_assert_ptr_nonnull(ht);
+	urcu_memb_register_thread();
+	add_keys(ht, 0, N);
+	cds_lfht_resize(ht, 1UL << 12);	/* stops at 4 buckets */
+	ck_assert(holds_exactly(ht, N));
+	cds_lfht_resize(ht, 1);		/* frees both grown orders */
+	cds_lfht_resize(ht, 1UL << 12);	/* cannot grow at all now */
+	ck_assert(holds_exactly(ht, N));
+	ck_assert_int_eq(empty_and_destroy(ht), 0);
+	/* Creation itself now fails cleanly. */
+	ck_assert_ptr_null(cds_lfht_new_flavor(1, 1, 0, 0, &urcu_memb_flavor,
+					       NULL));
+	urcu_memb_barrier();
+	urcu_memb_unregister_thread();
+	harness_assert_no_failures("resize_out_of_memory_library");
+}
+END_TEST
+
 void lfht_add_newapi_tests(Suite *s)
 {
 	TCase *tc = harness_tcase(s, "newapi", 30);
@@ -211,4 +342,6 @@ void lfht_add_newapi_tests(Suite *s)
 	tcase_add_test(tc, test_node_init_deleted);
 	tcase_add_test(tc, test_max_below_init_refused);
 	tcase_add_loop_test(tc, test_custom_alloc, 0, 2);
+	tcase_add_loop_test(tc, test_resize_out_of_memory, 0, 2);
+	tcase_add_test(tc, test_resize_out_of_memory_library);
 }
