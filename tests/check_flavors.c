@@ -54,6 +54,7 @@
 #include <urcu/pointer.h>
 
 #include "flavors/flavors.h"
+#include "harness/child.h"
 #include "harness/harness.h"
 #include "misuse/misuse.h"
 
@@ -1058,6 +1059,45 @@ END_TEST
 
 #endif
 
+/*
+ * URCU_DEBUG=1 in the environment: a release library checks its
+ * out-of-line read side as a debug one does (tests/helpers/misuse_env.c
+ * commits each misuse in a fresh process, since the library reads the
+ * variable when it loads).  Without the variable a release library runs
+ * the unchecked read side.
+ */
+static const char *const env_misuses[] = {
+	"unlock-without-lock",
+	"unregistered-reader",
+	"qsbr-unregistered-quiescent",
+};
+
+START_TEST(test_misuse_env)
+{
+	const char *const args[] = { env_misuses[_i], NULL };
+	const char *const with[] = { "URCU_DEBUG=1", NULL };
+	const char *const without[] = { "URCU_DEBUG", NULL };
+	struct harness_child c;
+
+	harness_run_child(&c, "misuse_env", args, with);
+	ck_assert_msg(WIFSIGNALED(c.status) && WTERMSIG(c.status) == SIGABRT,
+		      "%s with URCU_DEBUG=1: status %#x, stderr: %s",
+		      env_misuses[_i], c.status, c.err);
+	ck_assert_msg(harness_count(c.err, "urcu: misuse: ") == 1,
+		      "%s: no misuse message: %s", env_misuses[_i], c.err);
+	harness_child_free(&c);
+#if !defined(URCU_DEBUG)
+	harness_run_child(&c, "misuse_env", args, without);
+	ck_assert_msg(WIFEXITED(c.status) && WEXITSTATUS(c.status) == 0,
+		      "%s without URCU_DEBUG: status %#x, stderr: %s",
+		      env_misuses[_i], c.status, c.err);
+	harness_child_free(&c);
+#else
+	(void) without;
+#endif
+}
+END_TEST
+
 /* Indexed by _i in tcase "misuse_inline"; see tests/misuse/misuse.h. */
 static void (*const inline_misuses[])(void) = {
 	misuse_memb_unlock_without_lock,
@@ -1149,6 +1189,11 @@ static Suite *flavors_suite(void)
 	tcase_add_loop_test_raise_signal(tc, test_misuse_unregistered_reader,
 					 SIGABRT, 0, TF_BP);
 #endif
+
+	/* Every build: URCU_DEBUG=1 in a helper's environment. */
+	tc = harness_tcase(s, "misuse_env", 30);
+	tcase_add_loop_test(tc, test_misuse_env, 0,
+			    sizeof(env_misuses) / sizeof(env_misuses[0]));
 
 	/* Every build: the program inlines a read side with URCU_DEBUG. */
 	tc = harness_tcase(s, "misuse_inline", 30);

@@ -72,6 +72,24 @@ void urcu__flavor_fork_parent(void);
 void urcu__flavor_fork_child(void);
 
 /*
+ * Release builds with URCU_DEBUG=1 in the environment: the out-of-line
+ * read side (read-side.c) runs the checked copies of read-side-checked.c.
+ * Set once by rcu_init(), before the program's threads use the flavor.
+ */
+#define urcu__flavor_checked		URCU__FLAVOR_SYM(checked)
+extern int urcu__flavor_checked;
+#define urcu__read_lock_checked		URCU__FLAVOR_SYM(read_lock_checked)
+#define urcu__read_unlock_checked	URCU__FLAVOR_SYM(read_unlock_checked)
+#define urcu__quiescent_state_checked	URCU__FLAVOR_SYM(quiescent_state_checked)
+#define urcu__thread_offline_checked	URCU__FLAVOR_SYM(thread_offline_checked)
+#define urcu__thread_online_checked	URCU__FLAVOR_SYM(thread_online_checked)
+void urcu__read_lock_checked(void);
+void urcu__read_unlock_checked(void);
+void urcu__quiescent_state_checked(void);
+void urcu__thread_offline_checked(void);
+void urcu__thread_online_checked(void);
+
+/*
  * One-time set-up of the flavor (registry key, membarrier registration,
  * signal handler), run by rcu_init() through pthread_once (gp-core.c).
  */

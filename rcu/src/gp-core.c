@@ -3,6 +3,9 @@
  * the hooks the flavor's support code (call-rcu.c) uses.  Compiled once
  * per flavor.
  */
+#include <stdlib.h>
+#include <string.h>
+
 #include "flavor-internal.h"
 #include "export.h"
 
@@ -10,10 +13,23 @@ struct urcu__registry urcu__flavor_registry =
 	URCU__REGISTRY_INIT(urcu__flavor_registry);
 struct urcu__gp_state urcu__flavor_gp_state = URCU__GP_STATE_INIT;
 
+int urcu__flavor_checked;
+
 static pthread_once_t init_once = PTHREAD_ONCE_INIT;
+
+/* URCU_DEBUG set to anything but "" or "0". */
+static int checks_from_env(void)
+{
+	const char *v = getenv("URCU_DEBUG");
+
+	return v && *v && strcmp(v, "0") != 0;
+}
 
 static void init_flavor(void)
 {
+	/* Relaxed: see urcu__flavor_checked in flavor-internal.h. */
+	__atomic_store_n(&urcu__flavor_checked, checks_from_env(),
+			 __ATOMIC_RELAXED);
 	/* Relaxed: see struct urcu__gp_state. */
 	__atomic_store_n(&urcu__flavor_gp_state.stall_timeout_ns,
 			 urcu__stall_timeout_from_env(URCU__FLAVOR_STR),

@@ -2,17 +2,41 @@
  * read-side.c: the out-of-line read side of one flavor, for programs built
  * without _LGPL_SOURCE.  Each function is the inline version from the
  * flavor's urcu/static/ header.  Compiled once per flavor.
+ *
+ * In release builds each also tests urcu__flavor_checked, set from
+ * URCU_DEBUG=1 in the environment, and then runs the copy with misuse
+ * checks instead (read-side-checked.c): one predictable branch on a
+ * read-mostly word.  Debug builds (URCU_DEBUG defined) always check.
  */
 #include "flavor-internal.h"
 #include "export.h"
 
+#ifdef URCU_DEBUG
+#define CHECKED(fn)	((void) 0)
+#else
+/*
+ * Relaxed: written once by rcu_init() before threads use the flavor
+ * (thread creation orders it); nothing else is read through it.
+ */
+#define CHECKED(fn)							\
+	do {								\
+		if (caa_unlikely(__atomic_load_n(&urcu__flavor_checked,	\
+						 __ATOMIC_RELAXED))) {	\
+			fn();						\
+			return;						\
+		}							\
+	} while (0)
+#endif
+
 URCU_API void rcu_read_lock(void)
 {
+	CHECKED(urcu__read_lock_checked);
 	_rcu_read_lock();
 }
 
 URCU_API void rcu_read_unlock(void)
 {
+	CHECKED(urcu__read_unlock_checked);
 	_rcu_read_unlock();
 }
 
@@ -24,16 +48,19 @@ URCU_API int rcu_read_ongoing(void)
 #ifdef RCU_QSBR
 URCU_API void rcu_quiescent_state(void)
 {
+	CHECKED(urcu__quiescent_state_checked);
 	_rcu_quiescent_state();
 }
 
 URCU_API void rcu_thread_offline(void)
 {
+	CHECKED(urcu__thread_offline_checked);
 	_rcu_thread_offline();
 }
 
 URCU_API void rcu_thread_online(void)
 {
+	CHECKED(urcu__thread_online_checked);
 	_rcu_thread_online();
 }
 #endif
