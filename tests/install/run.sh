@@ -1,7 +1,8 @@
 #!/bin/bash
 # Use a staged installation the way a user would: for each pkg-config
 # module, compile liburcu_program.c with the flags pkg-config gives, as C
-# and as C++, then run the program against the staged libraries.
+# and as C++, then run the program against the staged libraries.  Also
+# check that the man pages were installed, through one of them.
 #
 # usage: run.sh STAGE PREFIX LIBDIR OUTDIR SOURCE MODULE:CPPFLAGS...
 #   STAGE is the DESTDIR the install went to; PREFIX and LIBDIR are the
@@ -79,5 +80,16 @@ for case in "$@"; do
 		fi
 	done
 done
+
+# The man pages (docs/man/man3) go to PREFIX/share/man/man3; checking the
+# file needs no man(1) on the machine.
+man_page="$stage$prefix/share/man/man3/rcu_read_lock.3"
+if grep -q '^\.TH RCU_READ_LOCK 3 ' "$man_page" 2>/dev/null; then
+	echo "PASS: man page rcu_read_lock(3)"
+	passed=$((passed + 1))
+else
+	echo "FAIL: man page rcu_read_lock(3) not installed as $man_page"
+	failed=$((failed + 1))
+fi
 echo "install: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
