@@ -319,3 +319,12 @@ URCU_API void rcu_defer_barrier_thread(void)
 	drain_one_locked(dq);
 	defer_unlock(was_online);
 }
+
+/*
+ * liburcu's rcu_defer_exit(), kept so that programs calling it still
+ * build and link: the background drainer and its queues need no
+ * process-wide teardown here (they are drained at exit).
+ */
+URCU_API void rcu_defer_exit(void)
+{
+}

@@ -28,7 +28,9 @@ extern void urcu_##fl##_defer_rcu(void (*fct)(void *p), void *p);	\
 extern int urcu_##fl##_defer_register_thread(void);			\
 extern void urcu_##fl##_defer_unregister_thread(void);			\
 extern void urcu_##fl##_defer_barrier(void);				\
-extern void urcu_##fl##_defer_barrier_thread(void);
+extern void urcu_##fl##_defer_barrier_thread(void);		\
+/* Kept for source compatibility; does nothing. */			\
+extern void urcu_##fl##_defer_exit(void);
 
 #ifdef __cplusplus
 }
