@@ -5,9 +5,15 @@
  * cds_lfq_destroy_rcu() refusing a non-empty queue, node reuse after a
  * grace period), through the library and through the inline versions,
  * with the memb flavor.
+ * TCase "oom": dummy-node allocation failing.  The inline functions of
+ * this file allocate dummies through test_dummy_malloc() (the
+ * URCU_LFQ_DUMMY_MALLOC hook of <urcu/static/rculfqueue.h>), which fails
+ * on demand; the library's copies keep using malloc().  Init and enqueue
+ * must allocate nothing; a dequeue that cannot get its dummy must return
+ * NULL with errno = ENOMEM and leave every node queued, in order.
  * TCase "concurrent": producers and consumers hammer one queue for a time
  * budget, once per flavor (memb, mb, signal, qsbr, bp, through the tables
- * of tests/flavors/).
+ * of tests/flavors/), and once with every other dummy allocation failing.
  * Every enqueued value must be dequeued exactly once, and each consumer
  * must see each producer's values in enqueue order.  Dequeued nodes are
  * freed with call_rcu.
@@ -41,7 +47,12 @@
 #include <urcu/flavor.h>
 #include <urcu/rculfqueue.h>
 
-/* The inline versions too (what _LGPL_SOURCE maps the API onto). */
+/*
+ * The inline versions too (what _LGPL_SOURCE maps the API onto), with
+ * their dummies allocated by test_dummy_malloc().
+ */
+static void *test_dummy_malloc(size_t size);
+#define URCU_LFQ_DUMMY_MALLOC(size)	test_dummy_malloc(size)
 #include <urcu/static/rculfqueue.h>
 
 #include "flavors/flavors.h"
@@ -69,6 +80,59 @@ static struct item *to_item(struct cds_lfq_node_rcu *node)
 static void free_item_cb(struct rcu_head *head)
 {
 	free(caa_container_of(head, struct item, rcu));
+}
+
+/* ------------------------------------------------------------------------
+ * Dummy allocation of this file's inline functions.
+ */
+
+enum alloc_policy {
+	ALLOC_PASS,		/* malloc() */
+	ALLOC_FAIL,		/* every call fails */
+	ALLOC_FAIL_EVEN,	/* calls 0, 2, 4, ... fail */
+};
+
+/*
+ * All three are accessed with relaxed atomics: they are counters and a
+ * mode word, and what they guard (the dummy) is published by the queue's
+ * own release operations.  The test thread reads the counters after
+ * pthread_join, which orders the workers' updates before its loads.
+ */
+static int alloc_policy;
+static long alloc_calls;
+static long alloc_failures;
+
+static void set_alloc_policy(enum alloc_policy policy)
+{
+	/* Relaxed: see above; workers started later see it via pthread_create. */
+	__atomic_store_n(&alloc_policy, policy, __ATOMIC_RELAXED);
+}
+
+static long nr_alloc_calls(void)
+{
+	/* Relaxed: see above. */
+	return __atomic_load_n(&alloc_calls, __ATOMIC_RELAXED);
+}
+
+static long nr_alloc_failures(void)
+{
+	/* Relaxed: see above. */
+	return __atomic_load_n(&alloc_failures, __ATOMIC_RELAXED);
+}
+
+static void *test_dummy_malloc(size_t size)
+{
+	/* Relaxed: see above. */
+	long call = __atomic_fetch_add(&alloc_calls, 1, __ATOMIC_RELAXED);
+	/* Relaxed: see above. */
+	int policy = __atomic_load_n(&alloc_policy, __ATOMIC_RELAXED);
+
+	if (policy == ALLOC_FAIL || (policy == ALLOC_FAIL_EVEN && call % 2 == 0)) {
+		/* Relaxed: see above. */
+		__atomic_fetch_add(&alloc_failures, 1, __ATOMIC_RELAXED);
+		return NULL;
+	}
+	return malloc(size);
 }
 
 /* ------------------------------------------------------------------------
@@ -110,6 +174,29 @@ static struct cds_lfq_node_rcu *dequeue(struct cds_lfq_queue_rcu *q)
 
 	fl->read_lock();
 	n = cds_lfq_dequeue_rcu(q);
+	fl->read_unlock();
+	return n;
+}
+
+/* The same through this file's inline copies (allocation hooked). */
+static void enqueue_inline(struct cds_lfq_queue_rcu *q,
+			   struct cds_lfq_node_rcu *n)
+{
+	fl->read_lock();
+	_cds_lfq_enqueue_rcu(q, n);
+	fl->read_unlock();
+}
+
+/* Dequeues inline; *@err gets errno as the dequeue left it (0 before). */
+static struct cds_lfq_node_rcu *dequeue_inline(struct cds_lfq_queue_rcu *q,
+					       int *err)
+{
+	struct cds_lfq_node_rcu *n;
+
+	fl->read_lock();
+	errno = 0;
+	n = _cds_lfq_dequeue_rcu(q);
+	*err = errno;
 	fl->read_unlock();
 	return n;
 }
@@ -209,6 +296,33 @@ START_TEST(test_interleaved)
 }
 END_TEST
 
+/*
+ * Dequeue changes errno only to report ENOMEM: not when the queue is
+ * empty, nor when it allocates a dummy (to take the last node) or hands
+ * one to call_rcu (when a dummy leaves the head).
+ */
+START_TEST(test_errno_untouched)
+{
+	struct cds_lfq_queue_rcu q;
+	struct item it[2];
+
+	api_begin(&q);
+	items_init(it, 2);
+	errno = EINTR;
+	ck_assert_ptr_null(dequeue(&q));
+	enqueue(&q, &it[0].node);
+	/* Allocates a dummy. */
+	ck_assert_ptr_eq(dequeue(&q), &it[0].node);
+	ck_assert_ptr_null(dequeue(&q));
+	enqueue(&q, &it[1].node);
+	/* Hands that dummy to call_rcu, allocates another. */
+	ck_assert_ptr_eq(dequeue(&q), &it[1].node);
+	ck_assert_ptr_null(dequeue(&q));
+	ck_assert_int_eq(errno, EINTR);
+	api_end(&q);
+}
+END_TEST
+
 /* The same through the inline implementation of <urcu/static/rculfqueue.h>. */
 START_TEST(test_inline)
 {
@@ -244,11 +358,117 @@ START_TEST(test_inline)
 END_TEST
 
 /* ------------------------------------------------------------------------
+ * TCase "oom": allocation of the inline functions' dummies fails.
+ */
+
+/* Init, enqueue and dequeue from an empty queue need no memory. */
+START_TEST(test_oom_init_enqueue_allocate_nothing)
+{
+	enum { N = 3 };
+	struct cds_lfq_queue_rcu q;
+	struct item it[N];
+	unsigned int i;
+	int err;
+
+	set_alloc_policy(ALLOC_FAIL);
+	flavor_begin();
+	_cds_lfq_init_rcu(&q, fl->update_call_rcu);
+	ck_assert_ptr_null(dequeue_inline(&q, &err));
+	ck_assert_int_eq(err, 0);
+	items_init(it, N);
+	for (i = 0; i < N; i++)
+		enqueue_inline(&q, &it[i].node);
+	ck_assert_int_eq(nr_alloc_calls(), 0);
+
+	set_alloc_policy(ALLOC_PASS);
+	for (i = 0; i < N; i++)
+		ck_assert_ptr_eq(dequeue_inline(&q, &err), &it[i].node);
+	ck_assert_ptr_null(dequeue_inline(&q, &err));
+	ck_assert_int_eq(err, 0);
+	api_end(&q);
+}
+END_TEST
+
+/*
+ * The last node needs a dummy: while none can be allocated, dequeue
+ * returns NULL with ENOMEM and the node stays queued, then comes out once
+ * allocation works again.
+ */
+START_TEST(test_oom_dequeue_keeps_last_node)
+{
+	struct cds_lfq_queue_rcu q;
+	struct item it[1];
+	unsigned int i;
+	int err;
+
+	api_begin(&q);
+	items_init(it, 1);
+	enqueue_inline(&q, &it[0].node);
+
+	set_alloc_policy(ALLOC_FAIL);
+	for (i = 0; i < 3; i++) {
+		ck_assert_ptr_null(dequeue_inline(&q, &err));
+		ck_assert_int_eq(err, ENOMEM);
+	}
+	ck_assert_int_eq(nr_alloc_failures(), 3);
+	/* Still queued: destroy refuses. */
+	ck_assert_int_eq(cds_lfq_destroy_rcu(&q), -EPERM);
+
+	set_alloc_policy(ALLOC_PASS);
+	ck_assert_ptr_eq(dequeue_inline(&q, &err), &it[0].node);
+	ck_assert_ptr_null(dequeue_inline(&q, &err));
+	ck_assert_int_eq(err, 0);
+	api_end(&q);
+}
+END_TEST
+
+/*
+ * With allocation failing throughout, every node but the newest is still
+ * dequeued, in order: a node with a successor needs no dummy.
+ */
+START_TEST(test_oom_only_last_node_waits)
+{
+	enum { N = 32 };
+	struct cds_lfq_queue_rcu q;
+	struct item it[N];
+	unsigned int i;
+	int err;
+
+	api_begin(&q);
+	items_init(it, N);
+	set_alloc_policy(ALLOC_FAIL);
+	for (i = 0; i < N; i++) {
+		enqueue_inline(&q, &it[i].node);
+		if (i > 0)
+			ck_assert_ptr_eq(dequeue_inline(&q, &err),
+					 &it[i - 1].node);
+		ck_assert_ptr_null(dequeue_inline(&q, &err));
+		ck_assert_int_eq(err, ENOMEM);
+	}
+	ck_assert_int_eq(nr_alloc_failures(), N);
+
+	set_alloc_policy(ALLOC_PASS);
+	ck_assert_ptr_eq(dequeue_inline(&q, &err), &it[N - 1].node);
+	ck_assert_ptr_null(dequeue_inline(&q, &err));
+	ck_assert_int_eq(err, 0);
+	api_end(&q);
+}
+END_TEST
+
+/* ------------------------------------------------------------------------
  * TCase "concurrent".
  */
 
 struct mpmc {
 	const struct test_flavor *tf;
+	/* cds_lfq_dequeue_rcu, or this file's inline copy. */
+	struct cds_lfq_node_rcu *(*dequeue)(struct cds_lfq_queue_rcu *q);
+	/*
+	 * Each producer waits until its value has been dequeued before it
+	 * enqueues the next, so the queue keeps running empty and nearly
+	 * every dequeue that returns a value needs a dummy.
+	 */
+	int lockstep;
 	struct cds_lfq_queue_rcu q;
 	double deadline;
 	atomic_int producers_left;
@@ -262,6 +482,8 @@ struct worker {
 	unsigned int id;
 	/* Values enqueued (producer) or dequeued (consumer). */
 	unsigned long count;
+	/* Consumer: NULL returns with errno = ENOMEM. */
+	unsigned long enomem;
 };
 
 static void *producer_thread(void *arg)
@@ -291,6 +513,16 @@ static void *producer_thread(void *arg)
 		f->read_lock();
 		cds_lfq_enqueue_rcu(&m->q, &it->node);
 		f->read_unlock();
+		/*
+		 * Relaxed: only the value matters, nothing is read on the
+		 * strength of it.  Bounded by the deadline.  No
+		 * caa_cpu_relax(): in a virtual machine a run of PAUSE
+		 * instructions can make the hypervisor deschedule the vCPU.
+		 */
+		while (m->lockstep &&
+		       !__atomic_load_n(&m->seen[w->id][seq], __ATOMIC_RELAXED) &&
+		       !harness_past(m->deadline))
+			;
 	}
 	w->count = seq;
 	f->unregister_thread();
@@ -308,7 +540,7 @@ static void *consumer_thread(void *arg)
 	long last[NR_PRODUCERS];
 	unsigned long i;
 	unsigned int p;
-	int done = 0;
+	int done = 0, err;
 
 	for (p = 0; p < NR_PRODUCERS; p++)
 		last[p] = -1;
@@ -320,10 +552,15 @@ static void *consumer_thread(void *arg)
 		if (!done && atomic_load(&m->producers_left) == 0)
 			done = 1;
 		f->read_lock();
-		node = cds_lfq_dequeue_rcu(&m->q);
+		errno = 0;
+		node = m->dequeue(&m->q);
+		err = errno;
 		f->read_unlock();
 		if (!node) {
-			if (done)
+			/* Out of memory: not empty, a node may be waiting. */
+			if (err == ENOMEM)
+				w->enomem++;
+			else if (done)
 				break;
 			continue;
 		}
@@ -351,17 +588,23 @@ static void *consumer_thread(void *arg)
 
 /*
  * NR_PRODUCERS producers and NR_CONSUMERS consumers of flavor @tf on one
- * queue.  The test thread stays unregistered.
+ * queue, consumers using @dequeue_fn, producers in lockstep with the
+ * consumers if @lockstep; returns how many dequeues reported ENOMEM.  The
+ * test thread stays unregistered.
  */
-static void run_mpmc(const struct test_flavor *tf, const char *who)
+static unsigned long run_mpmc(const struct test_flavor *tf,
+		struct cds_lfq_node_rcu *(*dequeue_fn)(struct cds_lfq_queue_rcu *),
+		int lockstep, const char *who)
 {
 	struct mpmc m;
 	struct worker prod[NR_PRODUCERS], cons[NR_CONSUMERS];
-	unsigned long total_in = 0, total_out = 0, s;
+	unsigned long total_in = 0, total_out = 0, enomem = 0, s;
 	unsigned int i;
 
 	memset(&m, 0, sizeof(m));
 	m.tf = tf;
+	m.dequeue = dequeue_fn;
+	m.lockstep = lockstep;
 	cds_lfq_init_rcu(&m.q, tf->fl->update_call_rcu);
 	atomic_init(&m.producers_left, NR_PRODUCERS);
 	for (i = 0; i < NR_PRODUCERS; i++) {
@@ -396,12 +639,15 @@ static void run_mpmc(const struct test_flavor *tf, const char *who)
 			      who, i, s, m.seen[i][s]);
 		free(m.seen[i]);
 	}
-	for (i = 0; i < NR_CONSUMERS; i++)
+	for (i = 0; i < NR_CONSUMERS; i++) {
 		total_out += cons[i].count;
+		enomem += cons[i].enomem;
+	}
 	ck_assert_uint_gt(total_in, 0);
 	ck_assert_uint_eq(total_in, total_out);
 	ck_assert_int_eq(cds_lfq_destroy_rcu(&m.q), 0);
 	tf->fl->barrier();
+	return enomem;
 }
 
 /* One run per flavor (loop index: enum test_flavor_index). */
@@ -411,7 +657,31 @@ START_TEST(test_mpmc)
 	char who[32];
 
 	snprintf(who, sizeof(who), "mpmc_%s", tf->name);
-	run_mpmc(tf, who);
+	run_mpmc(tf, cds_lfq_dequeue_rcu, 0, who);
+}
+END_TEST
+
+static struct cds_lfq_node_rcu *dequeue_hooked(struct cds_lfq_queue_rcu *q)
+{
+	return _cds_lfq_dequeue_rcu(q);
+}
+
+/*
+ * Every other dummy allocation fails, the first one included.  The last
+ * value dequeued needed a dummy behind it, so at least one allocation was
+ * attempted and at least one dequeue reported ENOMEM: the failure path
+ * ran, concurrently, and nothing was lost, duplicated or reordered.
+ * Producers in lockstep make the queue run empty all the time, hence
+ * many allocations, with consumers racing for the same last node.
+ */
+START_TEST(test_mpmc_oom)
+{
+	unsigned long enomem;
+
+	set_alloc_policy(ALLOC_FAIL_EVEN);
+	enomem = run_mpmc(&test_flavor_memb, dequeue_hooked, 1, "mpmc_oom");
+	ck_assert_uint_gt(enomem, 0);
+	ck_assert_uint_eq(enomem, (unsigned long) nr_alloc_failures());
 }
 END_TEST
 
@@ -423,15 +693,22 @@ static Suite *rculfqueue_suite(void)
 {
 	Suite *s = suite_create("rculfqueue");
 	TCase *api = harness_tcase(s, "api", 0);
+	TCase *oom = harness_tcase(s, "oom", 0);
 	TCase *conc = harness_tcase(s, "concurrent", 30);
 
 	tcase_add_test(api, test_empty);
 	tcase_add_test(api, test_destroy_non_empty);
 	tcase_add_test(api, test_fifo_order);
 	tcase_add_test(api, test_interleaved);
+	tcase_add_test(api, test_errno_untouched);
 	tcase_add_test(api, test_inline);
 
+	tcase_add_test(oom, test_oom_init_enqueue_allocate_nothing);
+	tcase_add_test(oom, test_oom_dequeue_keeps_last_node);
+	tcase_add_test(oom, test_oom_only_last_node_waits);
+
 	tcase_add_loop_test(conc, test_mpmc, 0, N_TEST_FLAVORS);
+	tcase_add_test(conc, test_mpmc_oom);
 	return s;
 }
 
