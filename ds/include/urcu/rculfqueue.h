@@ -3,10 +3,22 @@
  *
  * A Michael-Scott style linked queue.  Nodes are embedded in the caller's
  * objects (struct cds_lfq_node_rcu) and recovered with caa_container_of().
- * The queue keeps one extra "dummy" node of its own, allocated with
- * malloc(), so that it is never physically empty; dummies that leave the
- * queue are handed to the queue's call_rcu function and freed after a
- * grace period.  Running out of memory for a dummy aborts the program.
+ * The queue keeps one extra "dummy" node of its own so that it is never
+ * physically empty.  The first dummy lives inside struct cds_lfq_queue_rcu,
+ * so cds_lfq_init_rcu() allocates nothing and cannot fail.  Later dummies
+ * are allocated with malloc() by the dequeue that takes the last node;
+ * dummies that leave the queue are handed to the queue's call_rcu function
+ * and freed after a grace period.
+ *
+ * Out of memory: when the dequeue that would take the last queued node
+ * cannot allocate the dummy that has to replace it, cds_lfq_dequeue_rcu()
+ * returns NULL with errno set to ENOMEM and the queue unchanged: the node
+ * stays queued, first in line, and a later dequeue returns it (at once if
+ * another node has been enqueued behind it meanwhile, since only the last
+ * node needs a dummy).  Nothing is lost and the program never aborts.
+ * NULL therefore means "empty" only when errno was not set to ENOMEM; set
+ * errno to 0 before the call to tell the two apart.  That is the only
+ * case in which dequeue changes errno.
  *
  * Rules for the caller:
  *   - cds_lfq_enqueue_rcu() and cds_lfq_dequeue_rcu() must be called
@@ -51,11 +63,17 @@ struct cds_lfq_node_rcu {
  * The queue.  "head" is the oldest node, "tail" the newest or, while an
  * enqueue is completing, the one before it.  "queue_call_rcu" is the
  * flavor's call_rcu, used to free dummy nodes after a grace period.
+ * "first_dummy" is private: the dummy cds_lfq_init_rcu() queues, so that
+ * initialization needs no memory.  It is used once per initialization and
+ * never freed (it is not in liburcu's structure; code that only uses the
+ * functions below does not see the difference).  Since the list may point
+ * into the structure, an initialized queue must not be copied or moved.
  */
 struct cds_lfq_queue_rcu {
 	struct cds_lfq_node_rcu *head, *tail;
 	void (*queue_call_rcu)(struct rcu_head *head,
 		void (*func)(struct rcu_head *head));
+	struct cds_lfq_node_rcu first_dummy;
 };
 
 #ifdef __cplusplus
@@ -84,8 +102,7 @@ extern void cds_lfq_node_init_rcu(struct cds_lfq_node_rcu *node);
 
 /*
  * Initializes @q empty; @queue_call_rcu is the call_rcu of the flavor
- * that protects the queue.  Aborts if the first dummy node cannot be
- * allocated.
+ * that protects the queue.  Allocates nothing, so it cannot fail.
  */
 extern void cds_lfq_init_rcu(struct cds_lfq_queue_rcu *q,
 		void queue_call_rcu(struct rcu_head *head,
@@ -101,7 +118,9 @@ extern void cds_lfq_enqueue_rcu(struct cds_lfq_queue_rcu *q,
 /*
  * Removes and returns the oldest node, or NULL when @q is empty.  Caller
  * holds the RCU read lock, and releases the node only after a grace
- * period.
+ * period.  NULL can also mean that a dummy node could not be allocated:
+ * errno is then ENOMEM and the queue is unchanged (see the top of this
+ * file); in every other case errno is left unchanged.
  */
 extern struct cds_lfq_node_rcu *cds_lfq_dequeue_rcu(
 		struct cds_lfq_queue_rcu *q);
