@@ -17,6 +17,8 @@
 
 #define URCU_API_MAP
 #if defined(RCU_QSBR)
+/* The library defines urcu_qsbr_read_lock() & co (see urcu-qsbr.h). */
+#define URCU_QSBR_BUILD_LIBRARY
 #include <urcu/urcu-qsbr.h>
 #include <urcu/static/urcu-qsbr.h>
 #define URCU__FLAVOR_NAME	qsbr
@@ -49,6 +51,12 @@
 #define URCU__XCAT3(a, b, c)	URCU__CAT3(a, b, c)
 /* urcu_<flavor>__<name>: hidden symbol shared by the flavor's files. */
 #define URCU__FLAVOR_SYM(name)	URCU__XCAT3(urcu_, URCU__FLAVOR_NAME, __##name)
+
+#ifndef RCU_QSBR
+/* The reader-side barrier of the flavor's static header. */
+#define urcu__flavor_smp_mb_slave \
+	URCU__XCAT3(urcu_, URCU__FLAVOR_NAME, _smp_mb_slave)
+#endif
 
 #include "gp-synchronize.h"
 #include "reader-registry.h"
