@@ -9,6 +9,9 @@
  * program prints read and grace-period rates per flavor and exits
  * non-zero if any reader saw something it should not have.
  *
+ * Usage: demo [FIRST TOTAL]: number the progress lines FIRST, FIRST+1, ...
+ * out of TOTAL (examples/run_demo.sh runs rcutorture first).
+ *
  * Everything flavor-specific goes through the flavor tables (demo.h);
  * rcu_dereference and rcu_assign_pointer are the same for all flavors.
  */
@@ -28,7 +31,7 @@
 #include "demo.h"
 
 #define READERS 2
-#define RUN_SECONDS 1.5
+#define RUN_SECONDS 1.0
 
 enum payload_state { LIVE = 0x11fe, POISONED = 0xdead };
 
@@ -146,7 +149,8 @@ static void sleep_until(double deadline)
 	}
 }
 
-static struct result run_flavor(const struct demo_flavor *flavor)
+static struct result run_flavor(const struct demo_flavor *flavor,
+				int step, int total)
 {
 	struct reader readers[READERS];
 	struct updater updater = { .flavor = flavor };
@@ -155,8 +159,8 @@ static struct result run_flavor(const struct demo_flavor *flavor)
 	double start, elapsed;
 	int err;
 
-	printf("demo: %s: %d readers and 1 updater for %.1f s\n",
-	       flavor->name, READERS, RUN_SECONDS);
+	printf("demo [%d/%d] %s: %d readers and 1 updater for %.1f s\n",
+	       step, total, flavor->name, READERS, RUN_SECONDS);
 	fflush(stdout);
 
 	shared = new_payload(1);
@@ -192,7 +196,7 @@ static struct result run_flavor(const struct demo_flavor *flavor)
 	return result;
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	const struct demo_flavor *flavors[] = {
 		&demo_flavor_memb, &demo_flavor_mb, &demo_flavor_signal,
@@ -201,9 +205,11 @@ int main(void)
 	enum { N_FLAVORS = sizeof(flavors) / sizeof(flavors[0]) };
 	struct result results[N_FLAVORS];
 	bool all_ok = true;
+	int first = argc > 2 ? atoi(argv[1]) : 1;
+	int total = argc > 2 ? atoi(argv[2]) : N_FLAVORS;
 
 	for (int i = 0; i < N_FLAVORS; i++) {
-		results[i] = run_flavor(flavors[i]);
+		results[i] = run_flavor(flavors[i], first + i, total);
 		all_ok = all_ok && results[i].ok;
 	}
 

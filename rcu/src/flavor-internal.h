@@ -17,6 +17,8 @@
 
 #define URCU_API_MAP
 #if defined(RCU_QSBR)
+/* The library defines urcu_qsbr_read_lock() & co (see urcu-qsbr.h). */
+#define URCU_QSBR_BUILD_LIBRARY
 #include <urcu/urcu-qsbr.h>
 #include <urcu/static/urcu-qsbr.h>
 #define URCU__FLAVOR_NAME	qsbr

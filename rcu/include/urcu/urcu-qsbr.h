@@ -44,9 +44,25 @@ extern "C" {
 /*
  * Read-side section markers: no code in release builds.  A section must
  * not contain a quiescent state or an offline period.
+ *
+ * They compile to nothing here too, as in liburcu, unless the program is
+ * built with URCU_DEBUG (or liburcu's DEBUG_RCU): then they call the
+ * library, whose mode=debug build tracks the nesting for the misuse
+ * checks.  The library exports both functions in every build.
  */
+#if defined(URCU_DEBUG) || defined(DEBUG_RCU) || \
+	defined(URCU_QSBR_BUILD_LIBRARY)
 extern void urcu_qsbr_read_lock(void);
 extern void urcu_qsbr_read_unlock(void);
+#else
+static inline void urcu_qsbr_read_lock(void)
+{
+}
+
+static inline void urcu_qsbr_read_unlock(void)
+{
+}
+#endif
 /* Nonzero while the calling thread is online. */
 extern int urcu_qsbr_read_ongoing(void);
 /*
