@@ -102,7 +102,6 @@ struct cds_lfht {
 	/* Fixed at creation. */
 	unsigned long min_nr_alloc_buckets;
 	unsigned long max_nr_buckets;
-	const struct cds_lfht_mm_type *mm;
 	struct cds_lfht_alloc alloc;	/* .malloc NULL: library allocator */
 	pthread_attr_t *attr;
 	size_t self_size;		/* bytes allocated for this struct */

@@ -123,7 +123,6 @@ struct cds_lfht *cds__lfht_mm_new(const struct cds_lfht_mm_type *mm,
 	ht->self_size = self;
 	if (alloc)
 		ht->alloc = *alloc;
-	ht->mm = mm;
 	ht->mm_kind = kind;
 	ht->min_nr_alloc_buckets = min_nr_alloc_buckets;
 	ht->max_nr_buckets = max_nr_buckets;
