@@ -190,7 +190,8 @@ bool cds__lfht_worker_step(struct cds_lfht *ht)
 		target = __atomic_load_n(&ht->resize_target, __ATOMIC_RELAXED);
 		if (step_toward(ht, target, true))
 			more = ht->size != target;
-		else if (ht->size != target)	/* out of memory: give up */
+		else if (ht->size != target)	/* out of memory: give up; */
+			/* relaxed: a hint, as above. */
 			__atomic_store_n(&ht->resize_target, ht->size,
 					 __ATOMIC_RELAXED);
 	}
@@ -408,6 +409,7 @@ URCU_API int cds_lfht_destroy(struct cds_lfht *ht, pthread_attr_t **attr)
 	__atomic_store_n(&ht->destroying, 1, __ATOMIC_RELAXED);
 	cds__lfht_worker_forget(ht);
 	if (cds__lfht_has_nodes(ht)) {
+		/* Relaxed: as above; the table is usable again. */
 		__atomic_store_n(&ht->destroying, 0, __ATOMIC_RELAXED);
 		return -EPERM;
 	}

@@ -70,6 +70,7 @@ static void *worker_main(void *arg)
 		if (more && !ht->queued
 		    && !__atomic_load_n(&ht->destroying, __ATOMIC_RELAXED)) {
 			cds_list_add_tail(&ht->work_node, &worker.queue);
+			/* Relaxed: under the lock; read unlocked as a hint. */
 			__atomic_store_n(&ht->queued, true, __ATOMIC_RELAXED);
 		}
 		pthread_cond_broadcast(&worker.step_done);
@@ -103,6 +104,7 @@ void cds__lfht_worker_queue(struct cds_lfht *ht)
 	/* Relaxed: cds_lfht_destroy() sets it before taking this lock. */
 	if (!ht->queued && !__atomic_load_n(&ht->destroying, __ATOMIC_RELAXED)) {
 		cds_list_add_tail(&ht->work_node, &worker.queue);
+		/* Relaxed: under the lock; read unlocked as a hint. */
 		__atomic_store_n(&ht->queued, true, __ATOMIC_RELAXED);
 		if (!worker.started)
 			start_worker(ht->attr);
@@ -116,6 +118,7 @@ void cds__lfht_worker_forget(struct cds_lfht *ht)
 	pthread_mutex_lock(&worker.lock);
 	if (ht->queued) {
 		cds_list_del_init(&ht->work_node);
+		/* Relaxed: under the lock; read unlocked as a hint. */
 		__atomic_store_n(&ht->queued, false, __ATOMIC_RELAXED);
 	}
 	while (worker.busy == ht)
