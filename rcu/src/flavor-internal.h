@@ -15,6 +15,8 @@
 
 #include <stdbool.h>
 
+#include "export.h"
+
 #define URCU_API_MAP
 #if defined(RCU_QSBR)
 /* The library defines urcu_qsbr_read_lock() & co (see urcu-qsbr.h). */
@@ -79,14 +81,12 @@ void urcu__flavor_fork_child(void);
  * Set once by rcu_init(), before the program's threads use the flavor.
  */
 #define urcu__flavor_checked		URCU__FLAVOR_SYM(checked)
-extern int urcu__flavor_checked;
+extern URCU_HIDDEN int urcu__flavor_checked;
 #define urcu__read_lock_checked		URCU__FLAVOR_SYM(read_lock_checked)
-#define urcu__read_unlock_checked	URCU__FLAVOR_SYM(read_unlock_checked)
 #define urcu__quiescent_state_checked	URCU__FLAVOR_SYM(quiescent_state_checked)
 #define urcu__thread_offline_checked	URCU__FLAVOR_SYM(thread_offline_checked)
 #define urcu__thread_online_checked	URCU__FLAVOR_SYM(thread_online_checked)
 void urcu__read_lock_checked(void);
-void urcu__read_unlock_checked(void);
 void urcu__quiescent_state_checked(void);
 void urcu__thread_offline_checked(void);
 void urcu__thread_online_checked(void);

@@ -15,11 +15,6 @@ void urcu__read_lock_checked(void)
 	_rcu_read_lock();
 }
 
-void urcu__read_unlock_checked(void)
-{
-	_rcu_read_unlock();
-}
-
 #ifdef RCU_QSBR
 void urcu__quiescent_state_checked(void)
 {

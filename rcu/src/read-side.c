@@ -3,11 +3,26 @@
  * without _LGPL_SOURCE.  Each function is the inline version from the
  * flavor's urcu/static/ header.  Compiled once per flavor.
  *
- * In release builds each also tests urcu__flavor_checked, set from
- * URCU_DEBUG=1 in the environment, and then runs the copy with misuse
- * checks instead (read-side-checked.c): one predictable branch on a
- * read-mostly word.  Debug builds (URCU_DEBUG defined) always check.
+ * In release builds rcu_read_lock() (and QSBR's state changes) also test
+ * urcu__flavor_checked, set from URCU_DEBUG=1 in the environment, and then
+ * run the copy with misuse checks instead (read-side-checked.c): one
+ * predictable branch on a read-mostly word.  rcu_read_unlock() needs no
+ * such branch: its checks are on branches the common path never takes,
+ * so they stay in every build.  Debug builds (URCU_DEBUG defined) always
+ * check everything.
  */
+#include "die.h"
+
+/*
+ * The checks on branches the common path never takes (nested lock too
+ * deep, unlock without lock) are free: keep them in every build.
+ */
+#define _urcu_misuse_check_cold(cond, msg)				\
+	do {								\
+		if (caa_unlikely(!(cond)))				\
+			urcu__misuse(msg);				\
+	} while (0)
+
 #include "flavor-internal.h"
 #include "export.h"
 
@@ -34,9 +49,9 @@ URCU_API void rcu_read_lock(void)
 	_rcu_read_lock();
 }
 
+/* Needs no dispatch: its checks are the free ones above. */
 URCU_API void rcu_read_unlock(void)
 {
-	CHECKED(urcu__read_unlock_checked);
 	_rcu_read_unlock();
 }
 

@@ -3,7 +3,8 @@
  * library's out-of-line read side.  check_flavors runs it with and
  * without URCU_DEBUG=1 in the environment: with it, a release library
  * checks its read side too and aborts with a message; without it, a
- * release library does not look (and this program exits 0).
+ * release library only checks what costs its common path nothing
+ * (unbalanced unlock, nesting overflow) and otherwise exits 0.
  */
 #include <stdio.h>
 #include <string.h>
@@ -18,6 +19,13 @@ int main(int argc, char **argv)
 	if (!strcmp(what, "unlock-without-lock")) {
 		urcu_memb_register_thread();
 		urcu_memb_read_unlock();
+	} else if (!strcmp(what, "lock-nested-too-deep")) {
+		unsigned long i;
+
+		urcu_memb_register_thread();
+		/* Far more than the reader word's nesting bits can count. */
+		for (i = 0; i < (1UL << 20); i++)
+			urcu_memb_read_lock();
 	} else if (!strcmp(what, "unregistered-reader")) {
 		urcu_memb_read_lock();
 		urcu_memb_read_unlock();

@@ -131,8 +131,6 @@ static inline void _urcu_common_read_lock(struct urcu_reader *r,
 	/* Keep earlier code from moving into the section (compiler only). */
 	cmm_barrier();
 	tmp = r->ctr;
-	_urcu_misuse_check((tmp & URCU_GP_CTR_NEST_MASK) != URCU_GP_CTR_NEST_MASK,
-		"rcu_read_lock() nested too deeply");
 	if (caa_likely(!(tmp & URCU_GP_CTR_NEST_MASK))) {
 		/*
 		 * Acquire: pairs with the release store that advanced the
@@ -151,6 +149,9 @@ static inline void _urcu_common_read_lock(struct urcu_reader *r,
 		 */
 		slave_mb();
 	} else {
+		_urcu_misuse_check_cold(
+			(tmp & URCU_GP_CTR_NEST_MASK) != URCU_GP_CTR_NEST_MASK,
+			"rcu_read_lock() nested too deeply");
 		/* Nested: only the nesting bits change, epoch is kept. */
 		__atomic_store_n(&r->ctr, tmp + URCU_GP_COUNT, __ATOMIC_RELAXED);
 	}
@@ -164,8 +165,6 @@ static inline void _urcu_common_read_unlock(struct urcu_reader *r,
 	_urcu_misuse_check(r->registered,
 		"rcu_read_unlock() called by a thread that is not registered");
 	tmp = r->ctr;
-	_urcu_misuse_check(tmp & URCU_GP_CTR_NEST_MASK,
-		"rcu_read_unlock() without matching rcu_read_lock()");
 	if (caa_likely((tmp & URCU_GP_CTR_NEST_MASK) == URCU_GP_COUNT)) {
 		/*
 		 * Release: every access of the critical section happens
@@ -180,6 +179,8 @@ static inline void _urcu_common_read_unlock(struct urcu_reader *r,
 		slave_mb();
 		_urcu_common_wake_up_gp(&gp->futex);
 	} else {
+		_urcu_misuse_check_cold(tmp & URCU_GP_CTR_NEST_MASK,
+			"rcu_read_unlock() without matching rcu_read_lock()");
 		__atomic_store_n(&r->ctr, tmp - URCU_GP_COUNT, __ATOMIC_RELAXED);
 	}
 	/* Keep the section's end from moving past following code. */
