@@ -857,6 +857,49 @@ START_TEST(test_bp_unregistered_reader)
 }
 END_TEST
 
+/*
+ * A bp grace period that waits for a reader polls it: it never arms the
+ * futex word that readers of the other flavors wake, since a bp unlock is
+ * only a barrier and a store.  Watch the word from a third thread while
+ * synchronize_rcu() waits out a long section.
+ */
+struct futex_watch {
+	atomic_int stop;
+	atomic_int armed_seen;
+};
+
+static void *watch_bp_futex(void *arg)
+{
+	struct futex_watch *w = arg;
+
+	while (!atomic_load(&w->stop)) {
+		/* Relaxed: the library writes it with relaxed atomics too. */
+		if (__atomic_load_n(test_bp_gp_futex, __ATOMIC_RELAXED) == -1)
+			atomic_store(&w->armed_seen, 1);
+		sched_yield();
+	}
+	return NULL;
+}
+
+START_TEST(test_bp_updater_polls)
+{
+	struct futex_watch w;
+	struct hold_ctx c;
+	pthread_t watcher;
+	int left;
+
+	memset(&w, 0, sizeof(w));
+	harness_spawn(&watcher, watch_bp_futex, &w);
+	left = gp_vs_holding_reader(&test_flavor_bp, &c);
+	atomic_store(&w.stop, 1);
+	harness_join(watcher);
+	ck_assert_msg(left, "bp synchronize_rcu returned while the reader "
+		      "was still inside");
+	ck_assert_msg(!atomic_load(&w.armed_seen),
+		      "bp updater armed the gp futex: bp readers never wake it");
+}
+END_TEST
+
 /* ------------------------------------------------------------------------
  * (8) Two flavors in one process.
  */
@@ -1163,6 +1206,7 @@ static Suite *flavors_suite(void)
 	tcase_add_test(tc, test_memb_forced_fallback);
 	tcase_add_test(tc, test_memb_default);
 	tcase_add_test(tc, test_bp_unregistered_reader);
+	tcase_add_test(tc, test_bp_updater_polls);
 
 	/*
 	 * A registered signal-flavor thread blocked in read() while grace

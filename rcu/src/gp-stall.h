@@ -77,7 +77,7 @@ static inline uint64_t urcu__stall_timeout_from_env(const char *flavor)
 }
 
 /*
- * Relative timeout for the leader's next futex sleep: until the warning
+ * Relative timeout for the leader's next sleep: until the warning
  * is due, or NULL (sleep until woken) when none is pending.
  */
 static inline const struct timespec *urcu__stall_sleep_timeout(

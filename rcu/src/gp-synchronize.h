@@ -30,7 +30,7 @@
  *
  * Invariants:
  *  1. Only the holder of the flavor's gp mutex writes gp->ctr and sets
- *     gp->futex to -1.
+ *     gp->futex to -1 (never, for bp: see gp-wait-readers.h).
  *  2. The registry lock is held whenever a reader list is walked.
  *  3. gp->ctr never takes the value 0 and its nesting bits never change,
  *     so "word == 0" (or zero nesting bits) always means "not in a section".
@@ -63,7 +63,11 @@ struct urcu__gp_ops {
 			  struct urcu__stall_watch *stall);
 	/* Does this reader still hold the grace period for epoch @gp_ctr? */
 	bool (*holds_gp)(struct cds_list_head *node, unsigned long gp_ctr);
-	/* Barrier between arming the futex and re-scanning @waiting. */
+	/*
+	 * Barrier between arming the futex and re-scanning @waiting; NULL
+	 * when the flavor's readers never wake the updater (bp), which then
+	 * polls (gp-wait-readers.h).
+	 */
 	void (*sleep_mb)(struct cds_list_head *waiting,
 			 struct urcu__stall_watch *stall);
 	/* Epoch increment (keeps the constant low bits of gp->ctr). */
@@ -127,7 +131,8 @@ static inline void urcu__gp_run(struct urcu__registry *reg, struct urcu_gp *gp,
 	 * (case 3 of the derivation above).
 	 */
 	__atomic_store_n(&gp->ctr, next, __ATOMIC_RELEASE);
-	urcu__gp_wait_for_readers(&reg->readers, &reg->lock, &gp->futex,
+	urcu__gp_wait_for_readers(&reg->readers, &reg->lock,
+				  ops->sleep_mb ? &gp->futex : NULL,
 				  next, ops->holds_gp, ops->sleep_mb, stall);
 out:
 	urcu__mutex_unlock(&reg->lock);

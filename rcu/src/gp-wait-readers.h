@@ -7,16 +7,24 @@
  * entered under an older epoch, or for QSBR: online without a quiescent
  * state in the new epoch).
  *
- * Waiting is adaptive: re-scan with caa_cpu_relax() for a while, then sleep
- * on the flavor's futex word.  To sleep safely the updater stores -1 in the
- * futex, runs @sleep_mb (a barrier that orders that store before the next
- * scan on the readers' side too), re-scans, and only then sleeps.  Readers
- * leaving their section store their word, run their barrier, and wake the
- * futex if it is -1 (_urcu_common_wake_up_gp).  That store/barrier/load
- * pair on both sides means a reader cannot leave unnoticed while the
- * updater goes to sleep.
+ * Waiting is adaptive: re-scan with caa_cpu_relax() for a while, then sleep.
+ * Most flavors sleep on their futex word.  To sleep safely the updater
+ * stores -1 in the futex, runs @sleep_mb (a barrier that orders that store
+ * before the next scan on the readers' side too), re-scans, and only then
+ * sleeps.  Readers leaving their section store their word, run their
+ * barrier, and wake the futex if it is -1 (_urcu_common_wake_up_gp).  That
+ * store/barrier/load pair on both sides means a reader cannot leave
+ * unnoticed while the updater goes to sleep.
  *
- * The sleep has a timeout only while a stall warning is pending
+ * The bp flavor passes no futex: its readers run in threads the
+ * application does not hand to RCU, and their unlock is kept to a barrier
+ * and a store, so nobody wakes the updater.  It polls instead, sleeping
+ * URCU__GP_POLL_MIN_NS, then twice as long each time up to
+ * URCU__GP_POLL_MAX_NS: a short wait (a reader preempted for a time slice)
+ * costs little latency, a long one (a reader blocked inside its section)
+ * little CPU.
+ *
+ * Either sleep has a timeout while a stall warning is pending
  * (gp-stall.h): the loop then wakes up when the warning is due, prints
  * it, and goes on waiting.  Spinning and short waits are unaffected.
  *
@@ -33,6 +41,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <pthread.h>
+#include <time.h>
 #include <linux/futex.h>
 
 #include <urcu/arch.h>
@@ -44,6 +53,9 @@
 
 /* Scans with cpu_relax before the updater arms the futex and sleeps. */
 #define URCU__GP_READER_SPINS	100
+/* Polling sleeps without a futex (bp): first and longest, in ns. */
+#define URCU__GP_POLL_MIN_NS	(10 * 1000)
+#define URCU__GP_POLL_MAX_NS	(1000 * 1000)
 
 /* Move every reader of @waiting that no longer holds @gp_ctr to @done. */
 static inline void urcu__gp_scan(struct cds_list_head *waiting,
@@ -59,9 +71,35 @@ static inline void urcu__gp_scan(struct cds_list_head *waiting,
 }
 
 /*
+ * One polling sleep of @*delay_ns, cut short when a stall warning is due
+ * sooner; doubles @*delay_ns for the next one, up to the maximum.
+ */
+static inline void urcu__gp_poll_sleep(uint64_t *delay_ns,
+		const struct urcu__stall_watch *stall)
+{
+	struct timespec ts, due;
+	const struct timespec *to_warning = urcu__stall_sleep_timeout(stall, &due);
+	uint64_t ns = *delay_ns;
+
+	if (to_warning) {
+		uint64_t left = (uint64_t) to_warning->tv_sec * 1000000000u
+				+ (uint64_t) to_warning->tv_nsec;
+
+		if (left < ns)
+			ns = left;
+	}
+	ts.tv_sec = (time_t) (ns / 1000000000u);
+	ts.tv_nsec = (long) (ns % 1000000000u);
+	(void) nanosleep(&ts, NULL);	/* EINTR: the loop re-scans anyway */
+	if (*delay_ns < URCU__GP_POLL_MAX_NS)
+		*delay_ns *= 2;
+}
+
+/*
  * Called with @registry_lock held; returns with it held.  @futex is the
  * flavor's gp futex word, only ever set to -1 by this function (the
- * caller holds the flavor's grace-period mutex, so one updater at a time).
+ * caller holds the flavor's grace-period mutex, so one updater at a time),
+ * or NULL when readers never wake the updater (bp): then poll.
  * @stall watches this grace period for stall warnings.
  */
 static inline void urcu__gp_wait_for_readers(struct cds_list_head *registry,
@@ -77,6 +115,7 @@ static inline void urcu__gp_wait_for_readers(struct cds_list_head *registry,
 	CDS_LIST_HEAD(done);
 	unsigned int spins = 0;
 	bool armed = false, ever_armed = false;
+	uint64_t poll_ns = URCU__GP_POLL_MIN_NS;
 
 	cds_list_splice(registry, &waiting);
 	CDS_INIT_LIST_HEAD(registry);
@@ -87,6 +126,13 @@ static inline void urcu__gp_wait_for_readers(struct cds_list_head *registry,
 		if (spins < URCU__GP_READER_SPINS) {
 			spins++;
 			caa_cpu_relax();
+			continue;
+		}
+		if (!futex) {
+			urcu__mutex_unlock(registry_lock);
+			urcu__gp_poll_sleep(&poll_ns, stall);
+			urcu__mutex_lock(registry_lock);
+			urcu__stall_check(stall, &waiting, gp_ctr, holds_gp);
 			continue;
 		}
 		if (!armed) {

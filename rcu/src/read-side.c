@@ -7,17 +7,17 @@
  * urcu__flavor_checked, set from URCU_DEBUG=1 in the environment, and then
  * run the copy with misuse checks instead (read-side-checked.c): one
  * predictable branch on a read-mostly word.  rcu_read_unlock() needs no
- * such branch: its checks are on branches the common path never takes,
- * so they stay in every build.  Debug builds (URCU_DEBUG defined) always
+ * such branch: its check costs its common path nothing (bp: one compare),
+ * so it stays in every build.  Debug builds (URCU_DEBUG defined) always
  * check everything.
  */
 #include "die.h"
 
 /*
- * The checks on branches the common path never takes (nested lock too
- * deep, unlock without lock) are free: keep them in every build.
+ * The checks that cost the common path nothing (nested lock too deep,
+ * unlock without lock; see urcu/static/urcu-misuse.h): every build.
  */
-#define _urcu_misuse_check_cold(cond, msg)				\
+#define _urcu_misuse_check_lib(cond, msg)				\
 	do {								\
 		if (caa_unlikely(!(cond)))				\
 			urcu__misuse(msg);				\
@@ -49,7 +49,7 @@ URCU_API void rcu_read_lock(void)
 	_rcu_read_lock();
 }
 
-/* Needs no dispatch: its checks are the free ones above. */
+/* Needs no dispatch: its check is one of those above. */
 URCU_API void rcu_read_unlock(void)
 {
 	_rcu_read_unlock();

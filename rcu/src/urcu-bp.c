@@ -2,7 +2,9 @@
  * urcu-bp.c: the bullet-proof flavor.
  *
  * Reader protocol and grace periods are those of the memb flavor
- * (gp-synchronize.h); what differs is the life cycle of readers.  A
+ * (gp-synchronize.h), except that readers leaving a section never wake
+ * the updater, which polls them instead (gp-wait-readers.h); what differs
+ * otherwise is the life cycle of readers.  A
  * thread registers itself on its first rcu_read_lock() (with every signal
  * blocked, so a handler that reads under RCU cannot re-enter the registry
  * lock), and a pthread key destructor unregisters it when it exits.
@@ -29,10 +31,11 @@ static void master_mb(struct cds_list_head *readers,
 	urcu__membarrier_master_mb(&urcu_bp_has_sys_membarrier);
 }
 
+/* No sleep_mb: bp readers do not wake the updater, it polls them. */
 static const struct urcu__gp_ops gp_ops = {
 	.master_mb = master_mb,
 	.holds_gp = urcu__section_holds_gp,
-	.sleep_mb = master_mb,
+	.sleep_mb = NULL,
 	.epoch_step = URCU_GP_EPOCH_STEP,
 	.name = URCU__FLAVOR_STR,
 	.holding = "inside a read-side critical section",

@@ -1,6 +1,10 @@
 /* Flavor table for the "bp" flavor; see flavors.h for why it is separate. */
 #include <urcu/urcu-bp.h>
+/* For urcu_bp_gp, the grace-period word the inline read side uses. */
+#include <urcu/static/urcu-bp.h>
 
 #include "flavors.h"
 
 TEST_FLAVOR(bp, .is_bp = 1);
+
+int32_t *const test_bp_gp_futex = &urcu_bp_gp.futex;

@@ -15,6 +15,8 @@
 #ifndef TESTS_FLAVORS_FLAVORS_H
 #define TESTS_FLAVORS_FLAVORS_H
 
+#include <stdint.h>
+
 #include <urcu/flavor.h>
 
 struct test_flavor {
@@ -62,6 +64,12 @@ extern const struct test_flavor test_flavor_mb;
 extern const struct test_flavor test_flavor_signal;
 extern const struct test_flavor test_flavor_qsbr;
 extern const struct test_flavor test_flavor_bp;
+
+/*
+ * bp: the futex word of its grace-period state (struct urcu_gp), which
+ * its updater never arms: bp readers do not wake it (tests/flavors/bp.c).
+ */
+extern int32_t *const test_bp_gp_futex;
 
 /* Indexed by enum test_flavor_index; defined in tests/flavors/table.c. */
 extern const struct test_flavor *const test_flavors[N_TEST_FLAVORS];

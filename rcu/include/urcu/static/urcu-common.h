@@ -149,7 +149,7 @@ static inline void _urcu_common_read_lock(struct urcu_reader *r,
 		 */
 		slave_mb();
 	} else {
-		_urcu_misuse_check_cold(
+		_urcu_misuse_check_lib(
 			(tmp & URCU_GP_CTR_NEST_MASK) != URCU_GP_CTR_NEST_MASK,
 			"rcu_read_lock() nested too deeply");
 		/* Nested: only the nesting bits change, epoch is kept. */
@@ -179,7 +179,7 @@ static inline void _urcu_common_read_unlock(struct urcu_reader *r,
 		slave_mb();
 		_urcu_common_wake_up_gp(&gp->futex);
 	} else {
-		_urcu_misuse_check_cold(tmp & URCU_GP_CTR_NEST_MASK,
+		_urcu_misuse_check_lib(tmp & URCU_GP_CTR_NEST_MASK,
 			"rcu_read_unlock() without matching rcu_read_lock()");
 		__atomic_store_n(&r->ctr, tmp - URCU_GP_COUNT, __ATOMIC_RELAXED);
 	}

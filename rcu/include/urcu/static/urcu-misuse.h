@@ -6,11 +6,12 @@
  * aborts with a message naming the rule that was broken.  Otherwise the
  * checks compile to nothing and the condition is not evaluated.
  *
- * _urcu_misuse_check_cold() marks the checks that sit on branches the
- * common path never takes (a nested section, an unlock with nothing to
- * unlock): they cost nothing there, so the libraries' out-of-line read side
- * defines this macro itself, before including the flavor headers, and
- * keeps them in release builds too.
+ * _urcu_misuse_check_lib() marks the checks that cost the common path
+ * nothing or next to nothing (a nested section too deep, an unlock with
+ * nothing to unlock: tests on branches the common path never takes, or
+ * for bp one compare): the libraries' out-of-line read side defines this
+ * macro itself, before including the flavor headers, and keeps them in
+ * release builds too.
  */
 #ifndef _URCU_STATIC_URCU_MISUSE_H
 #define _URCU_STATIC_URCU_MISUSE_H
@@ -32,8 +33,8 @@
 #define _urcu_misuse_check(cond, msg)	((void) sizeof(!(cond)))
 #endif
 
-#ifndef _urcu_misuse_check_cold
-#define _urcu_misuse_check_cold(cond, msg)	_urcu_misuse_check(cond, msg)
+#ifndef _urcu_misuse_check_lib
+#define _urcu_misuse_check_lib(cond, msg)	_urcu_misuse_check(cond, msg)
 #endif
 
 #endif /* _URCU_STATIC_URCU_MISUSE_H */
