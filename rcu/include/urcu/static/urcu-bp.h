@@ -43,13 +43,20 @@ static inline void urcu_bp_smp_mb_slave(void)
 		cmm_smp_mb();
 }
 
+/* Does this reader need real fences (no membarrier(2))?  Same pairing. */
+static inline int _urcu_bp_reader_fence(void)
+{
+	/* Relaxed: the flag is written once, before readers exist. */
+	return !__atomic_load_n(&urcu_bp_has_sys_membarrier, __ATOMIC_RELAXED);
+}
+
 static inline void _urcu_bp_read_lock(void)
 {
 	struct urcu_reader *r = &URCU_TLS(urcu_bp_reader);
 
 	if (caa_unlikely(!r->registered))
 		urcu_bp_register();
-	_urcu_common_read_lock(r, &urcu_bp_gp, urcu_bp_smp_mb_slave);
+	_urcu_common_read_lock(r, &urcu_bp_gp, _urcu_bp_reader_fence());
 }
 
 static inline void _urcu_bp_read_unlock(void)
@@ -68,7 +75,7 @@ static inline void _urcu_bp_read_unlock(void)
 	 * No barrier after the store: nothing follows to order it against
 	 * (no futex to check, see above).
 	 */
-	urcu_bp_smp_mb_slave();
+	_urcu_common_slave_mb(_urcu_bp_reader_fence());
 	__atomic_store_n(&r->ctr, tmp - URCU_GP_COUNT, __ATOMIC_RELEASE);
 	/* Keep the section's end from moving past following code. */
 	cmm_barrier();

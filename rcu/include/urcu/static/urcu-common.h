@@ -117,11 +117,27 @@ static inline void _urcu_common_wake_up_gp(int32_t *futex)
 }
 
 /*
- * Outermost-or-nested lock.  @slave_mb is the flavor's reader-side barrier
- * (a compiler barrier for memb and signal, a full fence for mb).
+ * The reader-side barrier: a full fence when @fence is set (the mb flavor,
+ * and memb or bp running without membarrier(2)), otherwise a compiler
+ * barrier, which the updater's membarrier() or signal turns into a fence
+ * on this CPU when it matters.  Flavors read their setting once per lock
+ * or unlock and pass it down, so the two barriers of an unlock test one
+ * register instead of loading the flag twice.
+ */
+static inline void _urcu_common_slave_mb(int fence)
+{
+	if (caa_unlikely(fence))
+		cmm_smp_mb();
+	else
+		cmm_barrier();
+}
+
+/*
+ * Outermost-or-nested lock.  @fence selects the flavor's reader-side
+ * barrier (_urcu_common_slave_mb).
  */
 static inline void _urcu_common_read_lock(struct urcu_reader *r,
-		const struct urcu_gp *gp, void (*slave_mb)(void))
+		const struct urcu_gp *gp, int fence)
 {
 	unsigned long tmp;
 
@@ -147,7 +163,7 @@ static inline void _urcu_common_read_lock(struct urcu_reader *r,
 		 * barrier between its removal and its scan of reader words:
 		 * either the scan sees us inside, or our loads see the removal.
 		 */
-		slave_mb();
+		_urcu_common_slave_mb(fence);
 	} else {
 		_urcu_misuse_check_lib(
 			(tmp & URCU_GP_CTR_NEST_MASK) != URCU_GP_CTR_NEST_MASK,
@@ -158,7 +174,7 @@ static inline void _urcu_common_read_lock(struct urcu_reader *r,
 }
 
 static inline void _urcu_common_read_unlock(struct urcu_reader *r,
-		struct urcu_gp *gp, void (*slave_mb)(void))
+		struct urcu_gp *gp, int fence)
 {
 	unsigned long tmp;
 
@@ -173,10 +189,10 @@ static inline void _urcu_common_read_unlock(struct urcu_reader *r,
 		 * is no longer in use.  The flavor barrier before it keeps the
 		 * mb flavor's full-fence contract for non-C11 accesses.
 		 */
-		slave_mb();
+		_urcu_common_slave_mb(fence);
 		__atomic_store_n(&r->ctr, tmp - URCU_GP_COUNT, __ATOMIC_RELEASE);
 		/* Orders the store above before the futex load in wake-up. */
-		slave_mb();
+		_urcu_common_slave_mb(fence);
 		_urcu_common_wake_up_gp(&gp->futex);
 	} else {
 		_urcu_misuse_check_lib(tmp & URCU_GP_CTR_NEST_MASK,

@@ -28,14 +28,13 @@ static inline void urcu_mb_smp_mb_slave(void)
 
 static inline void _urcu_mb_read_lock(void)
 {
-	_urcu_common_read_lock(&URCU_TLS(urcu_mb_reader), &urcu_mb_gp,
-			       urcu_mb_smp_mb_slave);
+	/* Always a full fence, paired as urcu_mb_smp_mb_slave() above. */
+	_urcu_common_read_lock(&URCU_TLS(urcu_mb_reader), &urcu_mb_gp, 1);
 }
 
 static inline void _urcu_mb_read_unlock(void)
 {
-	_urcu_common_read_unlock(&URCU_TLS(urcu_mb_reader), &urcu_mb_gp,
-				 urcu_mb_smp_mb_slave);
+	_urcu_common_read_unlock(&URCU_TLS(urcu_mb_reader), &urcu_mb_gp, 1);
 }
 
 static inline int _urcu_mb_read_ongoing(void)

@@ -41,16 +41,23 @@ static inline void urcu_memb_smp_mb_slave(void)
 		cmm_smp_mb();
 }
 
+/* Does this reader need real fences (no membarrier(2))?  Same pairing. */
+static inline int _urcu_memb_reader_fence(void)
+{
+	/* Relaxed: the flag is written once, before readers exist. */
+	return !__atomic_load_n(&urcu_memb_has_sys_membarrier, __ATOMIC_RELAXED);
+}
+
 static inline void _urcu_memb_read_lock(void)
 {
 	_urcu_common_read_lock(&URCU_TLS(urcu_memb_reader), &urcu_memb_gp,
-			       urcu_memb_smp_mb_slave);
+			       _urcu_memb_reader_fence());
 }
 
 static inline void _urcu_memb_read_unlock(void)
 {
 	_urcu_common_read_unlock(&URCU_TLS(urcu_memb_reader), &urcu_memb_gp,
-				 urcu_memb_smp_mb_slave);
+				 _urcu_memb_reader_fence());
 }
 
 static inline int _urcu_memb_read_ongoing(void)

@@ -35,14 +35,15 @@ static inline void urcu_signal_smp_mb_slave(void)
 
 static inline void _urcu_signal_read_lock(void)
 {
+	/* Compiler barriers only, as urcu_signal_smp_mb_slave() above. */
 	_urcu_common_read_lock(&URCU_TLS(urcu_signal_reader), &urcu_signal_gp,
-			       urcu_signal_smp_mb_slave);
+			       0);
 }
 
 static inline void _urcu_signal_read_unlock(void)
 {
 	_urcu_common_read_unlock(&URCU_TLS(urcu_signal_reader),
-				 &urcu_signal_gp, urcu_signal_smp_mb_slave);
+				 &urcu_signal_gp, 0);
 }
 
 static inline int _urcu_signal_read_ongoing(void)
