@@ -231,16 +231,22 @@ END_TEST
 
 #define N_SYNC 5
 
+/*
+ * Grace periods with a registered reader (this thread, outside any
+ * section) are counted and timed.
+ */
 START_TEST(test_grace_periods)
 {
 	const struct stats_flavor *sf = &stats_flavors[_i];
 	struct urcu_stats before, after;
 	int i;
 
+	sf->fl->register_thread();
 	before = get_stats(sf);
 	for (i = 0; i < N_SYNC; i++)
 		sf->fl->update_synchronize_rcu();
 	after = get_stats(sf);
+	sf->fl->unregister_thread();
 
 	ck_assert_uint_eq(delta(after, before, gp_completed), N_SYNC);
 	ck_assert_uint_eq(delta(after, before, sync_calls), N_SYNC);
@@ -249,6 +255,29 @@ START_TEST(test_grace_periods)
 	ck_assert_uint_gt(delta(after, before, gp_total_ns), 0);
 	ck_assert_uint_le(after.gp_max_ns, after.gp_total_ns);
 	ck_assert_uint_eq(delta(after, before, stall_warnings), 0);
+}
+END_TEST
+
+/*
+ * With no reader registered a grace period has nothing to wait for: it is
+ * counted, and takes no time in the statistics (the clock is not read).
+ */
+START_TEST(test_grace_periods_no_reader_untimed)
+{
+	const struct stats_flavor *sf = &stats_flavors[_i];
+	struct urcu_stats before, after;
+	int i;
+
+	before = get_stats(sf);
+	ck_assert_uint_eq(before.readers, 0);
+	for (i = 0; i < N_SYNC; i++)
+		sf->fl->update_synchronize_rcu();
+	after = get_stats(sf);
+
+	ck_assert_uint_eq(delta(after, before, gp_completed), N_SYNC);
+	ck_assert_uint_eq(delta(after, before, sync_calls), N_SYNC);
+	ck_assert_uint_eq(after.gp_current_ns, 0);
+	ck_assert_uint_eq(delta(after, before, gp_total_ns), 0);
 }
 END_TEST
 
@@ -762,6 +791,8 @@ static Suite *stats_suite(void)
 
 	tc = harness_tcase(s, "counters", 30);
 	tcase_add_loop_test(tc, test_grace_periods, 0, N_STATS_FLAVORS);
+	tcase_add_loop_test(tc, test_grace_periods_no_reader_untimed, 0,
+			    N_STATS_FLAVORS);
 	tcase_add_loop_test(tc, test_gp_latency, 0, N_STATS_FLAVORS);
 	tcase_add_loop_test(tc, test_gp_sharing, 0, N_STATS_FLAVORS);
 	tcase_add_loop_test(tc, test_readers, 0, N_STATS_FLAVORS);

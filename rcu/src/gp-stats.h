@@ -9,7 +9,8 @@
  * the statistics use relaxed loads without taking the mutex (a stalled
  * grace period holds it): a snapshot is exact per counter, not across
  * counters.  Cost per grace period: two clock_gettime(CLOCK_MONOTONIC)
- * calls (vDSO) and a walk of the detached batch of waiters.  Nothing
+ * calls (vDSO), none when no reader is registered, and a walk of the
+ * detached batch of waiters.  Nothing
  * here is touched by readers.
  */
 #ifndef URCU_SRC_GP_STATS_H
@@ -63,14 +64,25 @@ static inline uint64_t urcu__gp_stats_begin(struct urcu__gp_stats *s)
 }
 
 /*
- * The grace period that began at @start served the detached @batch (the
- * leader's own record included).  The batch's records stay valid until
- * their owners are woken, which happens after this.
+ * A grace period with no reader to wait for starts: it is not timed, and
+ * a start time of 0 tells urcu_<flavor>_stats() so.  Same publication.
+ */
+static inline void urcu__gp_stats_begin_untimed(struct urcu__gp_stats *s)
+{
+	/* Relaxed: published by the release of the sequence store. */
+	__atomic_store_n(&s->start_ns, 0, __ATOMIC_RELAXED);
+}
+
+/*
+ * The grace period that began at @start (0: untimed, counted as 0 ns)
+ * served the detached @batch (the leader's own record included).  The
+ * batch's records stay valid until their owners are woken, which happens
+ * after this.
  */
 static inline void urcu__gp_stats_end(struct urcu__gp_stats *s,
 		uint64_t start, const struct urcu__gp_waiter *batch)
 {
-	uint64_t ns = urcu__now_ns() - start;
+	uint64_t ns = start ? urcu__now_ns() - start : 0;
 	unsigned long callers = 0;
 
 	for (; batch; batch = batch->next)

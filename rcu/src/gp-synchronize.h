@@ -114,15 +114,44 @@ static inline bool urcu__section_holds_gp(struct cds_list_head *node,
 	return (v & URCU_GP_CTR_NEST_MASK) && urcu_gp_ctr_before(v, gp_ctr);
 }
 
-/* Run one grace period as the leader, gp mutex held. */
-static inline void urcu__gp_run(struct urcu__registry *reg, struct urcu_gp *gp,
+/*
+ * Start the grace period in the sequence the polling API and the
+ * statistics read (gp mutex held): make it odd.
+ */
+static inline void urcu__gp_seq_begin(struct urcu__gp_state *st)
+{
+	/*
+	 * Seq_cst: a poller that loaded the previous (even) value before this
+	 * store had already made its removals visible (its fence is in
+	 * start_poll_synchronize_rcu), so the grace period that follows
+	 * covers them.  As a release it also publishes the start time to
+	 * urcu__gp_seq().
+	 */
+	__atomic_store_n(&st->seq, st->seq + 1, __ATOMIC_SEQ_CST);
+}
+
+/*
+ * Run one grace period as the leader, gp mutex held.  Returns its start
+ * time, or 0 when no reader was registered: then there is nothing to wait
+ * for (invariant 4) and nothing to time, and the clock is not read (two
+ * clock_gettime() calls would be most of such a grace period's cost).
+ */
+static inline uint64_t urcu__gp_run(struct urcu__gp_state *st,
+		struct urcu__registry *reg, struct urcu_gp *gp,
 		const struct urcu__gp_ops *ops, struct urcu__stall_watch *stall)
 {
 	unsigned long next;
+	uint64_t start = 0;
 
 	urcu__mutex_lock(&reg->lock);
-	if (cds_list_empty(&reg->readers))
+	if (!cds_list_empty(&reg->readers))
+		start = urcu__gp_stats_begin(&st->stats);
+	else
+		urcu__gp_stats_begin_untimed(&st->stats);
+	urcu__gp_seq_begin(st);
+	if (!start)
 		goto out;	/* invariant 4 */
+	stall->start_ns = start;
 	ops->master_mb(&reg->readers, stall);
 	/* Plain read: we are the only writer (invariant 1). */
 	next = gp->ctr + ops->epoch_step;
@@ -136,6 +165,7 @@ static inline void urcu__gp_run(struct urcu__registry *reg, struct urcu_gp *gp,
 				  next, ops->holds_gp, ops->sleep_mb, stall);
 out:
 	urcu__mutex_unlock(&reg->lock);
+	return start;
 }
 
 /* synchronize_rcu() body: share a grace period with concurrent callers. */
@@ -146,6 +176,7 @@ static inline void urcu__synchronize(struct urcu__gp_state *st,
 	struct urcu__gp_waiter self;
 	struct urcu__gp_waiter *batch;
 	struct urcu__stall_watch stall;
+	uint64_t start;
 
 	if (!urcu__gp_waiters_push(&st->waiters, &self)) {
 		urcu__gp_waiter_wait(&self);
@@ -154,7 +185,6 @@ static inline void urcu__synchronize(struct urcu__gp_state *st,
 	urcu__mutex_lock(&st->lock);
 	batch = urcu__gp_waiters_detach(&st->waiters);
 	stall = (struct urcu__stall_watch) {
-		.start_ns = urcu__gp_stats_begin(&st->stats),
 		/* Relaxed: a setting written once at initialisation. */
 		.timeout_ns = __atomic_load_n(&st->stall_timeout_ns,
 					      __ATOMIC_RELAXED),
@@ -162,16 +192,9 @@ static inline void urcu__synchronize(struct urcu__gp_state *st,
 		.holding = ops->holding,
 		.warnings = &st->stats.stall_warnings,
 	};
-	/*
-	 * Seq_cst: a poller that loaded the previous (even) value before this
-	 * store had already made its removals visible (its fence is in
-	 * start_poll_synchronize_rcu), so the grace period below covers them.
-	 * As a release it also publishes the start time to urcu__gp_seq().
-	 */
-	__atomic_store_n(&st->seq, st->seq + 1, __ATOMIC_SEQ_CST);
-	urcu__gp_run(reg, gp, ops, &stall);
+	start = urcu__gp_run(st, reg, gp, ops, &stall);
 	/* Before the wake-ups: a woken caller sees itself counted. */
-	urcu__gp_stats_end(&st->stats, stall.start_ns, batch);
+	urcu__gp_stats_end(&st->stats, start, batch);
 	/* Release: pairs with the acquire load in urcu__gp_seq(). */
 	__atomic_store_n(&st->seq, st->seq + 1, __ATOMIC_RELEASE);
 	urcu__mutex_unlock(&st->lock);

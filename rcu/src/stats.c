@@ -57,8 +57,11 @@ static void gp_stats(struct urcu_stats *out)
 						 __ATOMIC_RELAXED);
 		uint64_t now = urcu__now_ns();
 
-		/* The next grace period may have started meanwhile. */
-		out->gp_current_ns = now > start ? now - start : 1;
+		/*
+		 * 0: an untimed grace period (no reader); otherwise the next
+		 * one may have started meanwhile.  Either way it runs.
+		 */
+		out->gp_current_ns = start && now > start ? now - start : 1;
 	}
 	/* Relaxed from here on: statistics, each exact on its own. */
 	out->gp_max_ns = __atomic_load_n(&st->stats.max_ns, __ATOMIC_RELAXED);

@@ -52,7 +52,10 @@ struct urcu_stats {
 	uint64_t gp_completed;
 	/* Age in ns of the grace period in progress; 0 when none runs. */
 	uint64_t gp_current_ns;
-	/* Longest completed grace period, and the sum of all, in ns. */
+	/*
+	 * Longest completed grace period, and the sum of all, in ns.  One
+	 * that found no registered reader is not timed and adds 0.
+	 */
 	uint64_t gp_max_ns;
 	uint64_t gp_total_ns;
 	/*
