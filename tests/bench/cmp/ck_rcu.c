@@ -91,15 +91,21 @@ static void *reader(void *arg)
 	return NULL;
 }
 
+/* UPDATER of "read", as in cmp_rcu.c (cmp_pace()). */
+static long updater_rate;
+
 static void *updater(void *arg)
 {
 	struct worker *w = arg;
 	unsigned long n = 0;
+	double start;
 
 	cmp_wait_go();
+	start = cmp_now();
 	while (!cmp_stopped()) {
 		ck_epoch_synchronize(&w->rec);
 		n++;
+		cmp_pace(start, n, updater_rate);
 	}
 	w->c.count = n;
 	return NULL;
@@ -266,7 +272,9 @@ static void usage(void)
 {
 	fprintf(stderr, "usage: ck_rcu read THREADS UPDATER SECONDS | "
 		"sync READERS SECONDS | sync2 SECONDS | callrcu SECONDS | "
-		"icount N\n");
+		"icount N\n"
+		"  UPDATER: 0 none, 1 ck_epoch_synchronize() back to back, "
+		"N > 1 about N grace periods/s\n");
 	exit(2);
 }
 
@@ -281,7 +289,10 @@ int main(int argc, char **argv)
 		nthreads = cmp_arg(argc, argv, 2, 1);
 		if (nthreads < 1 || nthreads > CMP_MAX_THREADS - 1)
 			usage();
-		return run_read(nthreads, cmp_arg(argc, argv, 3, 0) != 0,
+		updater_rate = cmp_arg(argc, argv, 3, 0);
+		if (updater_rate < 0)
+			usage();
+		return run_read(nthreads, updater_rate != 0,
 				cmp_arg_f(argc, argv, 4, 1.0));
 	}
 	if (!strcmp(mode, "sync")) {

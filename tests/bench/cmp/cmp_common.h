@@ -89,6 +89,25 @@ static inline void cmp_sleep(double seconds)
 	}
 }
 
+/*
+ * Updater pacing for "read THREADS UPDATER SECONDS": UPDATER 0 runs no
+ * updater, 1 an updater calling synchronize_rcu() back to back, and a
+ * larger value an updater that aims at that many grace periods per second:
+ * after its @n-th one (started at @start) it sleeps until start + n/rate,
+ * and runs late ones back to back, so that the average rate is the same
+ * for every library compared.
+ */
+static inline void cmp_pace(double start, unsigned long n, long rate)
+{
+	double due;
+
+	if (rate <= 1)
+		return;
+	due = start + (double) n / (double) rate;
+	if (due > cmp_now())
+		cmp_sleep(due - cmp_now());
+}
+
 /* Relaxed: flags polled in loops; the joins order the final counts. */
 static inline int cmp_stopped(void)
 {

@@ -36,6 +36,18 @@ FLAVORS = ['memb', 'mb', 'signal', 'qsbr', 'bp']
 MODES = ['inline', 'call']
 LIBS = ['ours', 'liburcu', 'ck']
 ICOUNT_N = 100000
+# The UPDATER argument of the read runs (cmp_pace() in cmp_common.h): no
+# updater, synchronize_rcu() back to back, and paced to a fixed rate of
+# grace periods per second (inline builds only), which takes the
+# updater's own speed out of the comparison of the readers.
+PACED_GPS = 10000
+UPDATER_VARIANTS = (0, 1, PACED_GPS)
+UPDATER_TITLES = {0: '', 1: ' + updater',
+                  PACED_GPS: ' + updater at %dk GP/s' % (PACED_GPS // 1000)}
+UPDATER_PLOT_TITLES = {
+    0: 'no updater',
+    1: 'with an updater in synchronize_rcu() loop',
+    PACED_GPS: 'with an updater paced at %d grace periods/s' % PACED_GPS}
 RUN_TIMEOUT = 300
 
 
@@ -188,11 +200,13 @@ def build_plan(progs, seconds):
     def cells(gid, key, libs):
         return {lib: (gid, key) for lib in libs if gid in groups and lib in groups[gid].jobs}
 
-    # Read side.
+    # Read side.  UPDATER_VARIANTS: none, back to back, paced.
     for mode in MODES:
         for flavor in FLAVORS:
             for threads in (1, 2):
-                for upd in (0, 1):
+                for upd in UPDATER_VARIANTS:
+                    if upd > 1 and mode != 'inline':
+                        continue
                     args = ('read', str(threads), str(upd), s)
                     jobs = {lib: prog('rcu:%s:%s:%s' % (flavor, mode, lib), *args)
                             for lib in ('ours', 'liburcu')}
@@ -200,7 +214,7 @@ def build_plan(progs, seconds):
                         jobs['ck'] = prog('ck_rcu', *args)
                     title = 'read %s %s, %d reader%s%s' % (
                         flavor, mode, threads, 's' if threads > 1 else '',
-                        ' + updater' if upd else '')
+                        UPDATER_TITLES[upd])
                     gid = group('read:%s:%s:%d:%d' % (mode, flavor, threads, upd),
                                 title, jobs)
                     rows.append(Row('Read side: sections/s (M), higher is better '
@@ -216,9 +230,11 @@ def build_plan(progs, seconds):
     for mode in MODES:
         for flavor in FLAVORS:
             for threads in (1, 2):
-                for upd in (0, 1):
+                for upd in UPDATER_VARIANTS:
                     gid = 'read:%s:%s:%d:%d' % (mode, flavor, threads, upd)
-                    title = groups[gid].title if gid in groups else gid
+                    if gid not in groups:
+                        continue
+                    title = groups[gid].title
                     rows.append(Row('Read side per second of reader CPU time: '
                                     'sections (M), higher is better',
                                     title + ', per CPU-s', 'M/s', 'higher', 'ge1',
@@ -432,9 +448,11 @@ def plot(rows, groups, icount_values, out):
              [values.get(lib) for lib in LIBS]))
     if not panels:
         return None
-    script = ['set terminal pngcairo noenhanced size 1400,1000 font ",10"',
+    script = ['set terminal pngcairo noenhanced size 1400,%d font ",10"'
+              % (500 * ((len(panels) + 1) // 2)),
               "set output '%s'" % os.path.join(out, 'read_throughput.png'),
-              'set multiplot layout 2,2 title "Read-side sections per second '
+              'set multiplot layout %d,2 title "Read-side sections per second '
+              % ((len(panels) + 1) // 2) +
               '(millions, log scale), by flavor / reader threads"',
               'set style data histogram', 'set style histogram cluster gap 1',
               'set style fill solid 0.8 border -1', 'set logscale y',
@@ -449,7 +467,7 @@ def plot(rows, groups, icount_values, out):
                     '%g' % v if v else 'NaN' for v in vals)))
         script.append('set title "%s read side, %s"' % (
             'inlined (_LGPL_SOURCE)' if mode == 'inline' else 'out-of-line',
-            'with an updater in synchronize_rcu() loop' if upd else 'no updater'))
+            UPDATER_PLOT_TITLES[upd]))
         series = ["'%s' using 2:xtic(1) title 'ours'" % data]
         titles = {3: 'liburcu', 4: 'ck_epoch'}
         for col, lib in ((3, 'liburcu'), (4, 'ck')):
