@@ -35,7 +35,6 @@
  * access says which.
  */
 #define _GNU_SOURCE
-#include <getopt.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdio.h>
@@ -83,23 +82,19 @@ struct ds_node {
 };
 
 static struct {
-	const struct torture_flavor *flavor;
-	const struct rcu_flavor_struct *fl;
+	/* --flavor, --duration (per structure), --stall-timeout, --seed. */
+	struct torture_common common;
+	const struct rcu_flavor_struct *fl;	/* common.flavor->fl */
 	const char *ds;
 	unsigned long producers;
 	unsigned long consumers;
 	unsigned long peekers;
-	double duration;
-	double stall_timeout;
 	bool delay;
-	uint64_t seed;
 } cfg = {
 	.ds = "all",
 	.producers = 2,
 	.consumers = 2,
 	.peekers = 2,
-	.duration = 10.0,
-	.stall_timeout = 60.0,
 	.delay = true,
 };
 
@@ -149,7 +144,7 @@ struct worker {
 
 static void rcu_quiescent(void)
 {
-	if (cfg.flavor->is_qsbr)
+	if (cfg.common.flavor->is_qsbr)
 		cfg.fl->read_quiescent_state();
 }
 
@@ -552,16 +547,6 @@ static void *peeker_thread(void *arg)
  * One structure.
  */
 
-static void start(pthread_t *tid, void *(*fn)(void *), void *arg)
-{
-	int err = pthread_create(tid, NULL, fn, arg);
-
-	if (err) {
-		printf("%s: !!! pthread_create: %s\n", PROG, strerror(err));
-		exit(TORTURE_EXIT_FAILED);
-	}
-}
-
 static void init_workers(struct worker *w, unsigned long n, unsigned int base)
 {
 	unsigned long i;
@@ -569,11 +554,12 @@ static void init_workers(struct worker *w, unsigned long n, unsigned int base)
 	for (i = 0; i < n; i++) {
 		memset(&w[i], 0, sizeof(w[i]));
 		w[i].id = (unsigned int) i;
-		torture_rng_seed(&w[i].rng, cfg.seed, base + (unsigned int) i);
+		torture_rng_seed(&w[i].rng, cfg.common.seed,
+				 base + (unsigned int) i);
 	}
 }
 
-/* Runs ops for cfg.duration; returns the number of problems found. */
+/* Runs ops for cfg.common.duration; returns the number of problems found. */
 static unsigned long run_structure(const struct ds_ops *o, unsigned int round)
 {
 	struct worker prod[MAX_THREADS], cons[MAX_THREADS], peek[MAX_THREADS];
@@ -595,15 +581,19 @@ static unsigned long run_structure(const struct ds_ops *o, unsigned int round)
 	init_workers(peek, cfg.peekers, round * 3 * MAX_THREADS + 2 * MAX_THREADS);
 
 	for (i = 0; i < cfg.consumers; i++)
-		start(&cons[i].tid, consumer_thread, &cons[i]);
+		torture_start_thread(PROG, &cons[i].tid, consumer_thread,
+				     &cons[i]);
 	for (i = 0; i < cfg.peekers; i++)
-		start(&peek[i].tid, peeker_thread, &peek[i]);
+		torture_start_thread(PROG, &peek[i].tid, peeker_thread,
+				     &peek[i]);
 	for (i = 0; i < cfg.producers; i++)
-		start(&prod[i].tid, producer_thread, &prod[i]);
+		torture_start_thread(PROG, &prod[i].tid, producer_thread,
+				     &prod[i]);
 
-	torture_sleep_us((unsigned long) (cfg.duration * 1e6));
+	torture_sleep_us((unsigned long) (cfg.common.duration * 1e6));
 
-	torture_watchdog_arm(PROG, "draining the structure", cfg.stall_timeout);
+	torture_watchdog_arm(PROG, "draining the structure",
+			     cfg.common.stall_timeout);
 	/* Relaxed: see flag_relaxed(). */
 	__atomic_store_n(&stop_producers, 1, __ATOMIC_RELAXED);
 	for (i = 0; i < cfg.producers; i++)
@@ -713,109 +703,46 @@ static void usage(FILE *out)
 		torture_flavor_names());
 }
 
+/* Whether --ds selects structure @o. */
+static bool selected(const struct ds_ops *o)
+{
+	return !strcmp(cfg.ds, "all") || !strcmp(cfg.ds, o->name);
+}
+
+/* --ds names a structure, or all. */
+static bool check_ds(void)
+{
+	unsigned long i;
+
+	for (i = 0; i < N_STRUCTURES; i++)
+		if (selected(&ds_structures[i]))
+			return true;
+	fprintf(stderr, "%s: unknown structure '%s'\n", PROG, cfg.ds);
+	usage(stderr);
+	return false;
+}
+
 static bool parse_args(int argc, char **argv)
 {
-	enum { O_DS = 256, O_FLAVOR, O_PROD, O_CONS, O_PEEK, O_DURATION,
-	       O_DELAY, O_STALL, O_SEED, O_HELP };
-	static const struct option opts[] = {
-		{ "ds", required_argument, NULL, O_DS },
-		{ "flavor", required_argument, NULL, O_FLAVOR },
-		{ "producers", required_argument, NULL, O_PROD },
-		{ "consumers", required_argument, NULL, O_CONS },
-		{ "peekers", required_argument, NULL, O_PEEK },
-		{ "duration", required_argument, NULL, O_DURATION },
-		{ "delay", optional_argument, NULL, O_DELAY },
-		{ "stall-timeout", required_argument, NULL, O_STALL },
-		{ "seed", required_argument, NULL, O_SEED },
-		{ "help", no_argument, NULL, O_HELP },
-		{ NULL, 0, NULL, 0 },
+	static const struct torture_opt opts[] = {
+		{ "ds", TORTURE_OPT_STRING, .out.string = &cfg.ds },
+		{ "producers", TORTURE_OPT_UINT, .min = 1, .max = MAX_THREADS,
+		  .out.number = &cfg.producers },
+		{ "consumers", TORTURE_OPT_UINT, .min = 1, .max = MAX_THREADS,
+		  .out.number = &cfg.consumers },
+		{ "peekers", TORTURE_OPT_UINT, .min = 0, .max = MAX_THREADS,
+		  .out.number = &cfg.peekers },
+		{ "delay", TORTURE_OPT_ONOFF, .out.on = &cfg.delay },
+		{ .name = NULL },
 	};
-	const char *flavor = "memb", *arg;
-	unsigned long seed, i;
-	bool have_seed = false, known;
-	int c;
+	static const struct torture_cmdline cmdline = {
+		.prog = PROG, .opts = opts, .common = &cfg.common,
+		.usage = usage, .check = check_ds,
+	};
 
-	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-		switch (c) {
-		case O_DS:
-			cfg.ds = optarg;
-			break;
-		case O_FLAVOR:
-			flavor = optarg;
-			break;
-		case O_PROD:
-			if (!torture_parse_uint(PROG, "producers", optarg, 1,
-						MAX_THREADS, &cfg.producers))
-				return false;
-			break;
-		case O_CONS:
-			if (!torture_parse_uint(PROG, "consumers", optarg, 1,
-						MAX_THREADS, &cfg.consumers))
-				return false;
-			break;
-		case O_PEEK:
-			if (!torture_parse_uint(PROG, "peekers", optarg, 0,
-						MAX_THREADS, &cfg.peekers))
-				return false;
-			break;
-		case O_DURATION:
-			if (!torture_parse_seconds(PROG, "duration", optarg,
-						   &cfg.duration))
-				return false;
-			break;
-		case O_DELAY:
-			arg = optarg;
-			if (!arg && optind < argc &&
-			    (!strcmp(argv[optind], "on") ||
-			     !strcmp(argv[optind], "off")))
-				arg = argv[optind++];
-			cfg.delay = true;
-			if (arg && !torture_parse_bool(PROG, "delay", arg,
-						       &cfg.delay))
-				return false;
-			break;
-		case O_STALL:
-			if (!torture_parse_seconds(PROG, "stall-timeout", optarg,
-						   &cfg.stall_timeout))
-				return false;
-			break;
-		case O_SEED:
-			if (!torture_parse_uint(PROG, "seed", optarg, 0,
-						(unsigned long) -1, &seed))
-				return false;
-			cfg.seed = seed;
-			have_seed = true;
-			break;
-		case O_HELP:
-			usage(stdout);
-			exit(TORTURE_EXIT_OK);
-		default:
-			usage(stderr);
-			return false;
-		}
-	}
-	if (optind < argc) {
-		fprintf(stderr, "%s: unexpected argument '%s'\n", PROG,
-			argv[optind]);
+	if (!torture_parse_args(&cmdline, argc, argv))
 		return false;
-	}
-	known = !strcmp(cfg.ds, "all");
-	for (i = 0; i < N_STRUCTURES; i++)
-		known |= !strcmp(cfg.ds, ds_structures[i].name);
-	if (!known) {
-		fprintf(stderr, "%s: unknown structure '%s'\n", PROG, cfg.ds);
-		usage(stderr);
-		return false;
-	}
-	cfg.flavor = torture_flavor_by_name(flavor);
-	if (!cfg.flavor) {
-		fprintf(stderr, "%s: unknown flavor '%s' (%s)\n", PROG, flavor,
-			torture_flavor_names());
-		return false;
-	}
-	cfg.fl = cfg.flavor->fl;
-	if (!have_seed)
-		cfg.seed = torture_default_seed();
+	cfg.fl = cfg.common.flavor->fl;
 	return true;
 }
 
@@ -828,20 +755,20 @@ int main(int argc, char **argv)
 		return TORTURE_EXIT_USAGE;
 	printf("%s: flavor %s, structures %s, %lu producers, %lu consumers, "
 	       "%lu peekers, duration %g s per structure, delay %s, pool %d, "
-	       "seed %llu\n", PROG, cfg.flavor->name, cfg.ds, cfg.producers,
-	       cfg.consumers, cfg.peekers, cfg.duration,
+	       "seed %llu\n", PROG, cfg.common.flavor->name, cfg.ds,
+	       cfg.producers, cfg.consumers, cfg.peekers, cfg.common.duration,
 	       cfg.delay ? "on" : "off", POOL_SIZE,
-	       (unsigned long long) cfg.seed);
+	       (unsigned long long) cfg.common.seed);
 	fflush(stdout);
 	for (i = 0; i < N_STRUCTURES; i++)
-		if (!strcmp(cfg.ds, "all") ||
-		    !strcmp(cfg.ds, ds_structures[i].name))
+		if (selected(&ds_structures[i]))
 			problems += run_structure(&ds_structures[i], round++);
 	if (problems) {
 		printf("%s: !!! FAILURE: flavor %s: %lu problem(s), see the "
-		       "lines above\n", PROG, cfg.flavor->name, problems);
+		       "lines above\n", PROG, cfg.common.flavor->name,
+		       problems);
 		return TORTURE_EXIT_FAILED;
 	}
-	printf("%s: SUCCESS: flavor %s\n", PROG, cfg.flavor->name);
+	printf("%s: SUCCESS: flavor %s\n", PROG, cfg.common.flavor->name);
 	return TORTURE_EXIT_OK;
 }

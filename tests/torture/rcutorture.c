@@ -44,7 +44,6 @@
  * and not the test.  Each access says so where it happens.
  */
 #define _GNU_SOURCE
-#include <getopt.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdio.h>
@@ -73,7 +72,9 @@
 #define LONG_DELAY_MIN_US	1000	/* ... 1 to 5 ms: preempted, and */
 #define LONG_DELAY_MAX_US	5000	/* signalled (signal flavor) */
 
+/* --mode: an index in mode_names[]. */
 enum mode { MODE_SYNC, MODE_CALL_RCU };
+static const char *const mode_names[] = { "sync", "call_rcu", NULL };
 
 struct elem {
 	/*
@@ -93,23 +94,19 @@ struct elem {
 };
 
 static struct {
-	const struct torture_flavor *flavor;
-	const struct rcu_flavor_struct *fl;
-	enum mode mode;
+	/* --flavor, --duration, --stall-timeout, --seed. */
+	struct torture_common common;
+	const struct rcu_flavor_struct *fl;	/* common.flavor->fl */
+	int mode;				/* enum mode */
 	unsigned long readers;
 	unsigned long writers;
-	double duration;
 	double stat_interval;
-	double stall_timeout;
 	bool reader_delay;
 	unsigned long writer_delay_us;
-	uint64_t seed;
 } cfg = {
 	.mode = MODE_SYNC,
 	.readers = 4,
 	.writers = 1,
-	.duration = 10.0,
-	.stall_timeout = 60.0,
 	.reader_delay = true,
 	.writer_delay_us = 100,
 };
@@ -416,7 +413,7 @@ static void *reader_thread(void *arg)
 		p = rcu_dereference(current_elem);
 		if (!p) {
 			fl->read_unlock();
-			if (cfg.flavor->is_qsbr)
+			if (cfg.common.flavor->is_qsbr)
 				fl->read_quiescent_state();
 			continue;
 		}
@@ -430,7 +427,7 @@ static void *reader_thread(void *arg)
 		gen2 = __atomic_load_n(&p->gen, __ATOMIC_RELAXED);
 		completed = __atomic_load_n(&gp_seq, __ATOMIC_RELAXED);
 		fl->read_unlock();
-		if (cfg.flavor->is_qsbr)
+		if (cfg.common.flavor->is_qsbr)
 			fl->read_quiescent_state();
 
 		age = age1 > age2 ? age1 : age2;
@@ -560,126 +557,30 @@ static void usage(FILE *out)
 
 static bool parse_args(int argc, char **argv)
 {
-	enum { O_FLAVOR = 256, O_MODE, O_READERS, O_WRITERS, O_DURATION,
-	       O_STAT, O_RDELAY, O_WDELAY, O_STALL, O_SEED, O_HELP };
-	static const struct option opts[] = {
-		{ "flavor", required_argument, NULL, O_FLAVOR },
-		{ "mode", required_argument, NULL, O_MODE },
-		{ "readers", required_argument, NULL, O_READERS },
-		{ "writers", required_argument, NULL, O_WRITERS },
-		{ "duration", required_argument, NULL, O_DURATION },
-		{ "stat-interval", required_argument, NULL, O_STAT },
-		{ "reader-delay", optional_argument, NULL, O_RDELAY },
-		{ "writer-delay", required_argument, NULL, O_WDELAY },
-		{ "stall-timeout", required_argument, NULL, O_STALL },
-		{ "seed", required_argument, NULL, O_SEED },
-		{ "help", no_argument, NULL, O_HELP },
-		{ NULL, 0, NULL, 0 },
+	static const struct torture_opt opts[] = {
+		{ "mode", TORTURE_OPT_CHOICE, .choices = mode_names,
+		  .out.index = &cfg.mode },
+		{ "readers", TORTURE_OPT_UINT, .min = 1, .max = MAX_THREADS,
+		  .out.number = &cfg.readers },
+		{ "writers", TORTURE_OPT_UINT, .min = 1,
+		  .max = POOL_SIZE / PIPE_LEN - 1, .out.number = &cfg.writers },
+		{ "stat-interval", TORTURE_OPT_SECONDS,
+		  .out.seconds = &cfg.stat_interval },
+		{ "reader-delay", TORTURE_OPT_ONOFF,
+		  .out.on = &cfg.reader_delay },
+		{ "writer-delay", TORTURE_OPT_UINT, .min = 0, .max = 1000000,
+		  .out.number = &cfg.writer_delay_us },
+		{ .name = NULL },
 	};
-	const char *flavor = "memb", *arg;
-	unsigned long seed;
-	bool have_seed = false;
-	int c;
+	static const struct torture_cmdline cmdline = {
+		.prog = PROG, .opts = opts, .common = &cfg.common,
+		.usage = usage,
+	};
 
-	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-		switch (c) {
-		case O_FLAVOR:
-			flavor = optarg;
-			break;
-		case O_MODE:
-			if (!strcmp(optarg, "sync")) {
-				cfg.mode = MODE_SYNC;
-			} else if (!strcmp(optarg, "call_rcu")) {
-				cfg.mode = MODE_CALL_RCU;
-			} else {
-				fprintf(stderr, "%s: bad value for --mode: '%s' "
-					"(sync|call_rcu)\n", PROG, optarg);
-				return false;
-			}
-			break;
-		case O_READERS:
-			if (!torture_parse_uint(PROG, "readers", optarg, 1,
-						MAX_THREADS, &cfg.readers))
-				return false;
-			break;
-		case O_WRITERS:
-			if (!torture_parse_uint(PROG, "writers", optarg, 1,
-						POOL_SIZE / PIPE_LEN - 1,
-						&cfg.writers))
-				return false;
-			break;
-		case O_DURATION:
-			if (!torture_parse_seconds(PROG, "duration", optarg,
-						   &cfg.duration))
-				return false;
-			break;
-		case O_STAT:
-			if (!torture_parse_seconds(PROG, "stat-interval",
-						   optarg, &cfg.stat_interval))
-				return false;
-			break;
-		case O_RDELAY:
-			arg = optarg;
-			/* Also accept the value as a separate word. */
-			if (!arg && optind < argc &&
-			    (!strcmp(argv[optind], "on") ||
-			     !strcmp(argv[optind], "off")))
-				arg = argv[optind++];
-			cfg.reader_delay = true;
-			if (arg && !torture_parse_bool(PROG, "reader-delay", arg,
-						       &cfg.reader_delay))
-				return false;
-			break;
-		case O_WDELAY:
-			if (!torture_parse_uint(PROG, "writer-delay", optarg, 0,
-						1000000, &cfg.writer_delay_us))
-				return false;
-			break;
-		case O_STALL:
-			if (!torture_parse_seconds(PROG, "stall-timeout", optarg,
-						   &cfg.stall_timeout))
-				return false;
-			break;
-		case O_SEED:
-			if (!torture_parse_uint(PROG, "seed", optarg, 0,
-						(unsigned long) -1, &seed))
-				return false;
-			cfg.seed = seed;
-			have_seed = true;
-			break;
-		case O_HELP:
-			usage(stdout);
-			exit(TORTURE_EXIT_OK);
-		default:
-			usage(stderr);
-			return false;
-		}
-	}
-	if (optind < argc) {
-		fprintf(stderr, "%s: unexpected argument '%s'\n", PROG,
-			argv[optind]);
+	if (!torture_parse_args(&cmdline, argc, argv))
 		return false;
-	}
-	cfg.flavor = torture_flavor_by_name(flavor);
-	if (!cfg.flavor) {
-		fprintf(stderr, "%s: unknown flavor '%s' (%s)\n", PROG, flavor,
-			torture_flavor_names());
-		return false;
-	}
-	cfg.fl = cfg.flavor->fl;
-	if (!have_seed)
-		cfg.seed = torture_default_seed();
+	cfg.fl = cfg.common.flavor->fl;
 	return true;
-}
-
-static void start(pthread_t *tid, void *(*fn)(void *), void *arg)
-{
-	int err = pthread_create(tid, NULL, fn, arg);
-
-	if (err) {
-		printf("%s: !!! pthread_create: %s\n", PROG, strerror(err));
-		exit(TORTURE_EXIT_FAILED);
-	}
 }
 
 /* call_rcu mode: runs every callback chain to its end. */
@@ -734,27 +635,29 @@ int main(int argc, char **argv)
 	printf("%s: flavor %s, mode %s, %lu readers, %lu writers, "
 	       "duration %g s, stat-interval %g s, reader-delay %s, "
 	       "writer-delay %lu us, pipe length %d, pool %d, seed %llu\n",
-	       PROG, cfg.flavor->name,
-	       cfg.mode == MODE_SYNC ? "sync" : "call_rcu",
-	       cfg.readers, cfg.writers, cfg.duration, cfg.stat_interval,
+	       PROG, cfg.common.flavor->name, mode_names[cfg.mode],
+	       cfg.readers, cfg.writers, cfg.common.duration, cfg.stat_interval,
 	       cfg.reader_delay ? "on" : "off", cfg.writer_delay_us,
-	       PIPE_LEN, POOL_SIZE, (unsigned long long) cfg.seed);
+	       PIPE_LEN, POOL_SIZE, (unsigned long long) cfg.common.seed);
 	fflush(stdout);
 
 	for (i = 0; i < cfg.readers; i++) {
 		readers[i].id = (unsigned int) i;
-		torture_rng_seed(&readers[i].rng, cfg.seed, (unsigned int) i);
-		start(&readers[i].tid, reader_thread, &readers[i]);
+		torture_rng_seed(&readers[i].rng, cfg.common.seed,
+				 (unsigned int) i);
+		torture_start_thread(PROG, &readers[i].tid, reader_thread,
+				     &readers[i]);
 	}
 	for (i = 0; i < cfg.writers; i++) {
 		writers[i].id = (unsigned int) i;
-		torture_rng_seed(&writers[i].rng, cfg.seed,
+		torture_rng_seed(&writers[i].rng, cfg.common.seed,
 				 (unsigned int) (MAX_THREADS + i));
-		start(&writers[i].tid, writer_thread, &writers[i]);
+		torture_start_thread(PROG, &writers[i].tid, writer_thread,
+				     &writers[i]);
 	}
 
 	t0 = torture_now();
-	end = t0 + cfg.duration;
+	end = t0 + cfg.common.duration;
 	next_stat = cfg.stat_interval > 0 ? t0 + cfg.stat_interval : end;
 	while ((now = torture_now()) < end) {
 		double wake = next_stat < end ? next_stat : end;
@@ -778,7 +681,7 @@ int main(int argc, char **argv)
 	/* Relaxed: see stopping(). */
 	__atomic_store_n(&stop, 1, __ATOMIC_RELAXED);
 	torture_watchdog_arm(PROG, "shutdown (joining threads, draining the pipeline)",
-			     cfg.stall_timeout);
+			     cfg.common.stall_timeout);
 	for (i = 0; i < cfg.writers; i++)
 		pthread_join(writers[i].tid, NULL);
 	for (i = 0; i < cfg.readers; i++)
@@ -827,14 +730,14 @@ int main(int argc, char **argv)
 
 	if (problems) {
 		printf("%s: !!! FAILURE: flavor %s, mode %s: RCU is broken "
-		       "(see the lines above)\n", PROG, cfg.flavor->name,
-		       cfg.mode == MODE_SYNC ? "sync" : "call_rcu");
+		       "(see the lines above)\n", PROG, cfg.common.flavor->name,
+		       mode_names[cfg.mode]);
 		fflush(stdout);
 		return TORTURE_EXIT_FAILED;
 	}
 	printf("%s: SUCCESS: flavor %s, mode %s, %lu updates, %lu reads\n",
-	       PROG, cfg.flavor->name,
-	       cfg.mode == MODE_SYNC ? "sync" : "call_rcu", s.ver, s.reads);
+	       PROG, cfg.common.flavor->name, mode_names[cfg.mode], s.ver,
+	       s.reads);
 	free(readers);
 	free(writers);
 	return TORTURE_EXIT_OK;

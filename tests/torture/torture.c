@@ -1,6 +1,8 @@
 /* Support shared by the torture programs; see torture.h. */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <getopt.h>
+#include <limits.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,13 +49,15 @@ static const struct torture_flavor flavors[] = {
 	{ .name = "broken", .fl = &broken_table, .is_broken = true },
 };
 
-const struct torture_flavor *torture_flavor_by_name(const char *name)
+/* The flavor called @name, or NULL. */
+static const struct torture_flavor *flavor_by_name(const char *name)
 {
 	size_t i;
 
 	/*
-	 * Called from main() before any thread starts, so the plain
-	 * writes below are ordered before every use by pthread_create.
+	 * Called while parsing the command line, before any thread starts,
+	 * so the plain writes below are ordered before every use by
+	 * pthread_create.
 	 */
 	broken_table = urcu_memb_flavor;
 	broken_table.update_synchronize_rcu = broken_synchronize_rcu;
@@ -121,7 +125,8 @@ void torture_spin_us(unsigned long us)
 		caa_cpu_relax();
 }
 
-uint64_t torture_default_seed(void)
+/* Seed from the clock and the pid, for runs without --seed. */
+static uint64_t default_seed(void)
 {
 	struct timespec ts;
 
@@ -131,12 +136,27 @@ uint64_t torture_default_seed(void)
 }
 
 /* ------------------------------------------------------------------------
- * Options.
+ * Threads.
  */
 
-bool torture_parse_uint(const char *prog, const char *opt, const char *arg,
-			unsigned long min, unsigned long max,
-			unsigned long *out)
+void torture_start_thread(const char *prog, pthread_t *tid,
+			  void *(*fn)(void *), void *arg)
+{
+	int err = pthread_create(tid, NULL, fn, arg);
+
+	if (err) {
+		printf("%s: !!! pthread_create: %s\n", prog, strerror(err));
+		exit(TORTURE_EXIT_FAILED);
+	}
+}
+
+/* ------------------------------------------------------------------------
+ * Option values.  Each returns false, after printing "@prog: bad value
+ * for --@opt: ...", when @arg is not a valid value.
+ */
+
+static bool parse_uint(const char *prog, const char *opt, const char *arg,
+		       unsigned long min, unsigned long max, unsigned long *out)
 {
 	unsigned long v;
 	char *end;
@@ -153,8 +173,8 @@ bool torture_parse_uint(const char *prog, const char *opt, const char *arg,
 	return true;
 }
 
-bool torture_parse_seconds(const char *prog, const char *opt, const char *arg,
-			   double *out)
+static bool parse_seconds(const char *prog, const char *opt, const char *arg,
+			  double *out)
 {
 	double v;
 	char *end;
@@ -171,8 +191,8 @@ bool torture_parse_seconds(const char *prog, const char *opt, const char *arg,
 	return true;
 }
 
-bool torture_parse_bool(const char *prog, const char *opt, const char *arg,
-			bool *out)
+static bool parse_bool(const char *prog, const char *opt, const char *arg,
+		       bool *out)
 {
 	if (!strcmp(arg, "on") || !strcmp(arg, "1") || !strcmp(arg, "yes")) {
 		*out = true;
@@ -185,6 +205,222 @@ bool torture_parse_bool(const char *prog, const char *opt, const char *arg,
 	fprintf(stderr, "%s: bad value for --%s: '%s' (on|off)\n",
 		prog, opt, arg);
 	return false;
+}
+
+/*
+ * --NAME[=on|off], or --NAME on|off (@arg: what getopt_long() found
+ * after "=", or NULL).
+ */
+static bool parse_onoff(const char *prog, const char *opt, const char *arg,
+			int argc, char **argv, bool *out)
+{
+	/* Also accept the value as a separate word. */
+	if (!arg && optind < argc &&
+	    (!strcmp(argv[optind], "on") || !strcmp(argv[optind], "off")))
+		arg = argv[optind++];
+	*out = true;
+	return !arg || parse_bool(prog, opt, arg, out);
+}
+
+/* One of @choices (NULL-terminated), stored as its index. */
+static bool parse_choice(const char *prog, const char *opt, const char *arg,
+			 const char *const *choices, int *out)
+{
+	int i;
+
+	for (i = 0; choices[i]; i++) {
+		if (!strcmp(arg, choices[i])) {
+			*out = i;
+			return true;
+		}
+	}
+	fprintf(stderr, "%s: bad value for --%s: '%s' (", prog, opt, arg);
+	for (i = 0; choices[i]; i++)
+		fprintf(stderr, "%s%s", i ? "|" : "", choices[i]);
+	fprintf(stderr, ")\n");
+	return false;
+}
+
+static bool parse_seed(const char *prog, const char *arg, uint64_t *out)
+{
+	unsigned long seed;
+
+	if (!parse_uint(prog, "seed", arg, 0, ULONG_MAX, &seed))
+		return false;
+	*out = seed;
+	return true;
+}
+
+/* ------------------------------------------------------------------------
+ * Command lines.
+ */
+
+/*
+ * getopt_long()'s values: the common options, then OPT_BASE + i for
+ * option i of the program's table.  Below OPT_FLAVOR: its '?' for an
+ * error.
+ */
+enum {
+	OPT_FLAVOR = 256,
+	OPT_DURATION,
+	OPT_STALL_TIMEOUT,
+	OPT_SEED,
+	OPT_HELP,
+	OPT_BASE,
+};
+
+/*
+ * The options of struct torture_common, and the terminator of
+ * getopt_long()'s table: they follow the program's own.
+ */
+static const struct option common_opts[] = {
+	{ .name = "flavor", .has_arg = required_argument, .val = OPT_FLAVOR },
+	{ .name = "duration", .has_arg = required_argument,
+	  .val = OPT_DURATION },
+	{ .name = "stall-timeout", .has_arg = required_argument,
+	  .val = OPT_STALL_TIMEOUT },
+	{ .name = "seed", .has_arg = required_argument, .val = OPT_SEED },
+	{ .name = "help", .has_arg = no_argument, .val = OPT_HELP },
+	{ .name = NULL },
+};
+
+/* Number of entries of @opts before its terminator. */
+static size_t count_opts(const struct torture_opt *opts)
+{
+	size_t n = 0;
+
+	while (opts[n].name)
+		n++;
+	return n;
+}
+
+/*
+ * Fills @lopts with getopt_long()'s table: the @n options of @opts, then
+ * common_opts[].
+ */
+static void build_long_opts(const struct torture_opt *opts, size_t n,
+			    struct option *lopts)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		lopts[i].name = opts[i].name;
+		lopts[i].has_arg = opts[i].kind == TORTURE_OPT_ONOFF ?
+				   optional_argument : required_argument;
+		lopts[i].flag = NULL;
+		lopts[i].val = OPT_BASE + (int) i;
+	}
+	memcpy(&lopts[n], common_opts, sizeof(common_opts));
+}
+
+/*
+ * The defaults listed at struct torture_common; the flavor is set last
+ * (set_flavor()).
+ */
+static void set_defaults(struct torture_common *common)
+{
+	common->duration = 10.0;
+	common->stall_timeout = 60.0;
+	common->seed = default_seed();
+}
+
+/* Stores the value of the program's option @o, just read by getopt_long(). */
+static bool parse_own(const char *prog, const struct torture_opt *o,
+		      int argc, char **argv)
+{
+	switch (o->kind) {
+	case TORTURE_OPT_UINT:
+		return parse_uint(prog, o->name, optarg, o->min, o->max,
+				  o->out.number);
+	case TORTURE_OPT_SECONDS:
+		return parse_seconds(prog, o->name, optarg, o->out.seconds);
+	case TORTURE_OPT_ONOFF:
+		return parse_onoff(prog, o->name, optarg, argc, argv,
+				   o->out.on);
+	case TORTURE_OPT_STRING:
+		*o->out.string = optarg;
+		return true;
+	case TORTURE_OPT_CHOICE:
+		return parse_choice(prog, o->name, optarg, o->choices,
+				    o->out.index);
+	}
+	return false;
+}
+
+/*
+ * Stores the value of common option @c (OPT_*), just read by
+ * getopt_long().  The flavor's name goes to *@flavor: it is looked up
+ * once the rest of the command line is known to be good.
+ */
+static bool parse_common(const struct torture_cmdline *cl, int c,
+			 const char **flavor)
+{
+	struct torture_common *common = cl->common;
+
+	switch (c) {
+	case OPT_FLAVOR:
+		*flavor = optarg;
+		return true;
+	case OPT_DURATION:
+		return parse_seconds(cl->prog, "duration", optarg,
+				     &common->duration);
+	case OPT_STALL_TIMEOUT:
+		return parse_seconds(cl->prog, "stall-timeout", optarg,
+				     &common->stall_timeout);
+	case OPT_SEED:
+		return parse_seed(cl->prog, optarg, &common->seed);
+	case OPT_HELP:
+		cl->usage(stdout);
+		exit(TORTURE_EXIT_OK);
+	}
+	return false;
+}
+
+/* Sets common->flavor to the flavor called @name. */
+static bool set_flavor(const struct torture_cmdline *cl, const char *name)
+{
+	cl->common->flavor = flavor_by_name(name);
+	if (!cl->common->flavor) {
+		fprintf(stderr, "%s: unknown flavor '%s' (%s)\n", cl->prog,
+			name, torture_flavor_names());
+		return false;
+	}
+	return true;
+}
+
+bool torture_parse_args(const struct torture_cmdline *cl, int argc,
+			char **argv)
+{
+	size_t n = count_opts(cl->opts);
+	struct option lopts[n + sizeof(common_opts) / sizeof(common_opts[0])];
+	const char *flavor = "memb";
+	bool ok;
+	int c;
+
+	build_long_opts(cl->opts, n, lopts);
+	set_defaults(cl->common);
+	while ((c = getopt_long(argc, argv, "", lopts, NULL)) != -1) {
+		if (c < OPT_FLAVOR) {
+			/* getopt_long() has printed what is wrong. */
+			cl->usage(stderr);
+			return false;
+		}
+		if (c >= OPT_BASE)
+			ok = parse_own(cl->prog, &cl->opts[c - OPT_BASE], argc,
+				       argv);
+		else
+			ok = parse_common(cl, c, &flavor);
+		if (!ok)
+			return false;
+	}
+	if (optind < argc) {
+		fprintf(stderr, "%s: unexpected argument '%s'\n", cl->prog,
+			argv[optind]);
+		return false;
+	}
+	if (cl->check && !cl->check())
+		return false;
+	return set_flavor(cl, flavor);
 }
 
 /* ------------------------------------------------------------------------
