@@ -1,8 +1,9 @@
 /*
  * Check suite "call_rcu": deferred reclamation of the five flavors —
- * call_rcu() and its workers, rcu_barrier(), fork handling, polled grace
- * periods, defer_rcu(), allocation-failure paths, the flavor tables' update
- * entries, and <urcu/ref.h>.
+ * call_rcu() and its workers, their batching (gather periods),
+ * rcu_barrier(), fork handling, polled grace periods, defer_rcu(),
+ * allocation-failure paths, the flavor tables' update entries, and
+ * <urcu/ref.h>.
  *
  * Every flavor is reached through a `struct crcu_ops` (tests/callrcu/ops.h);
  * most tests are loop tests over crcu_ops_table[] (the loop index selects the
@@ -16,7 +17,9 @@
  *    test thread asserts after pthread_join;
  *  - waits on other threads are bounded by HARNESS_WAIT_S scaled by
  *    CK_TIMEOUT_MULTIPLIER; stress phases are bounded by fixed object
- *    pools and stop flags, and nothing asserts on speed.
+ *    pools and stop flags, and nothing asserts on speed (the gathering
+ *    tests, section 12, compare with the 10 ms gather period in ways
+ *    that a slow machine cannot break; see there).
  *
  * Calling rules the tests follow: threads that call call_rcu() register
  * with the flavor (QSBR: and stay online only while they do so, announcing
@@ -38,6 +41,7 @@
 #include <string.h>
 #include <sys/types.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <check.h>
@@ -1620,6 +1624,309 @@ START_TEST(test_flavor_table_update_ops)
 END_TEST
 
 /* ------------------------------------------------------------------------
+ * (12) Gathering: under a steady stream of call_rcu(), a worker starts at
+ * most one grace period per gather period (10 ms), unless rcu_barrier(),
+ * a backlog of URCU__GATHER_MAX callbacks, or a stop ends the gather
+ * early; a worker idle for a gather period runs a new callback at once.
+ *
+ * Each test uses its own worker (the calling thread's), found in the
+ * statistics by its thread.  The bounds are chosen so that a slow or
+ * loaded machine cannot break them: the stream test bounds the rate of
+ * batches over the time the stream really took (noise only makes that
+ * longer); the latency tests run many rounds and compare a fast one (the
+ * tenth percentile) with half the gather period: noise only slows some
+ * rounds down, and a wrong implementation makes nearly all of them wait
+ * for the gather period.
+ */
+
+/* The library's gather period (URCU__GATHER_MS in rcu/src/call-rcu.c). */
+#define GATHER_MS 10
+/* Its high-water mark of pending callbacks (URCU__GATHER_MAX). */
+#define GATHER_MAX 10000L
+/* Latencies of a round-based test, in ms, at most this many rounds. */
+#define MAX_ROUNDS 100
+
+/* Sleeps @us microseconds, the whole time even when signals interrupt. */
+static void sleep_us(long us)
+{
+	struct timespec ts = { .tv_sec = us / 1000000,
+			       .tv_nsec = (us % 1000000) * 1000 };
+
+	while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
+		;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *) a, y = *(const double *) b;
+
+	return (x > y) - (x < y);
+}
+
+/* The tenth percentile of @n latencies (sorts them). */
+static double fast_latency(double *ms, long n)
+{
+	qsort(ms, (size_t) n, sizeof(*ms), cmp_double);
+	return ms[n / 10];
+}
+
+/* Batches run so far by @crdp's worker, from the statistics. */
+static uint64_t worker_batches(struct call_rcu_data *crdp)
+{
+	struct urcu_stats_worker w[8];
+	pthread_t tid = ops->get_call_rcu_thread(crdp);
+	long n, i;
+
+	n = ops->stats_workers(w, 8, sizeof(w[0]));
+	ck_assert_msg(n >= 1 && n <= 8, "%s: %ld workers", ops->name, n);
+	for (i = 0; i < n; i++)
+		if (pthread_equal(w[i].thread, tid))
+			return w[i].batches;
+	ck_abort_msg("%s: worker missing from the statistics", ops->name);
+	return 0;
+}
+
+/*
+ * The calling thread (a registered caller) gets a worker of its own,
+ * which then runs a batch (an rcu_barrier() record), so that the next
+ * callback finds it within a gather period.
+ */
+static struct call_rcu_data *own_worker(void)
+{
+	struct call_rcu_data *crdp = ops->create_call_rcu_data(0, -1);
+
+	ck_assert_msg(crdp != NULL, "%s: create_call_rcu_data failed",
+		      ops->name);
+	ops->set_thread_call_rcu_data(crdp);
+	caller_offline();
+	ops->barrier();
+	caller_online();
+	return crdp;
+}
+
+/* Undo own_worker(). */
+static void own_worker_free(struct call_rcu_data *crdp)
+{
+	ops->set_thread_call_rcu_data(NULL);
+	caller_offline();
+	ops->call_rcu_data_free(crdp);
+	caller_online();
+}
+
+/* harness_now() when the first stamp_cb() of a round ran; 0 before. */
+static _Atomic double first_ran;
+
+static void stamp_cb(struct rcu_head *head)
+{
+	double zero = 0.0;
+
+	atomic_compare_exchange_strong(&first_ran, &zero, harness_now());
+	track_cb(head);
+}
+
+/* Wait until a stamp_cb() ran; false after HARNESS_WAIT_S (scaled). */
+static bool wait_first_ran(void)
+{
+	double deadline = harness_deadline(HARNESS_WAIT_S);
+	bool ran_one;
+
+	caller_offline();
+	while (!(ran_one = atomic_load(&first_ran) != 0.0)
+	       && !harness_past(deadline))
+		harness_sleep_ms(1);
+	caller_online();
+	return ran_one;
+}
+
+/*
+ * A steady stream: one callback every STREAM_PACE_US (plus the sleep's
+ * slack), far enough apart that a worker without gathering runs each in
+ * a batch of its own (about STREAM_CALLBACKS batches).  With gathering,
+ * each batch starts at least GATHER_MS after the previous one ended, the
+ * one rcu_barrier() cuts short aside, so there are at most
+ * 2 + elapsed / GATHER_MS of them, about 30 here.  That bound holds
+ * however slow the machine is.
+ */
+#define STREAM_CALLBACKS 2000L
+#define STREAM_PACE_US 50
+
+START_TEST(test_gather_steady_stream)
+{
+	struct call_rcu_data *crdp;
+	double start, elapsed_ms;
+	uint64_t batches;
+	long i;
+
+	ops = crcu_ops_table[_i];
+	track_alloc(STREAM_CALLBACKS);
+	caller_enter();
+	crdp = own_worker();
+	batches = worker_batches(crdp);
+	start = harness_now();
+	for (i = 0; i < STREAM_CALLBACKS; i++) {
+		ops->call_rcu(&objs[i].head, track_cb);
+		caller_quiescent();
+		caller_offline();
+		sleep_us(STREAM_PACE_US);
+		caller_online();
+	}
+	caller_offline();
+	ops->barrier();
+	caller_online();
+	elapsed_ms = (harness_now() - start) * 1000.0;
+	batches = worker_batches(crdp) - batches;
+	own_worker_free(crdp);
+	caller_exit();
+	ck_assert_ran(0, STREAM_CALLBACKS, 1);
+	ck_assert_msg(batches <= 3 + elapsed_ms / GATHER_MS,
+		      "%s: %llu batches for %ld callbacks in %.0f ms: more "
+		      "than one per %d ms gather period", ops->name,
+		      (unsigned long long) batches, STREAM_CALLBACKS,
+		      elapsed_ms, GATHER_MS);
+	track_free();
+}
+END_TEST
+
+/*
+ * rcu_barrier() ends a gather at once.  Each round queues a callback on a
+ * worker that has just run a batch (the previous round's barrier, or
+ * own_worker()'s), so the worker gathers; a barrier a millisecond later,
+ * while the worker sleeps, must not wait out the gather period.
+ */
+#define BARRIER_ROUNDS 100L
+
+START_TEST(test_gather_barrier_not_delayed)
+{
+	struct call_rcu_data *crdp;
+	double ms[MAX_ROUNDS], fast;
+	long i;
+
+	ops = crcu_ops_table[_i];
+	track_alloc(BARRIER_ROUNDS);
+	caller_enter();
+	crdp = own_worker();
+	for (i = 0; i < BARRIER_ROUNDS; i++) {
+		double start;
+
+		ops->call_rcu(&objs[i].head, track_cb);
+		caller_offline();
+		harness_sleep_ms(1);
+		start = harness_now();
+		ops->barrier();
+		ms[i] = (harness_now() - start) * 1000.0;
+		caller_online();
+		ck_assert_ran(i, i + 1, 1);
+	}
+	own_worker_free(crdp);
+	caller_exit();
+	fast = fast_latency(ms, BARRIER_ROUNDS);
+	ck_assert_msg(fast < GATHER_MS / 2.0,
+		      "%s: rcu_barrier() with a gathering worker took %.2f ms "
+		      "(10th percentile of %ld): it waited for the gather "
+		      "period", ops->name, fast, BARRIER_ROUNDS);
+	track_free();
+}
+END_TEST
+
+/*
+ * The high-water mark ends a gather.  Each round starts right after a
+ * batch (the previous round's barrier, or own_worker()'s), so the worker
+ * gathers what comes next: a burst of GATHER_MAX callbacks, queued as
+ * fast as the thread can.  The call_rcu() that brings the backlog to
+ * GATHER_MAX wakes the worker, which detaches its queue, so by the end of
+ * the burst the worker has been told to stop gathering: its first
+ * callback must run well before the gather period would have ended (it
+ * often runs before the burst is over).  Without the high-water mark every round
+ * waits about GATHER_MS; a build so slow that its burst outlasts the
+ * gather period passes either way.  rcu_barrier() comes only after the
+ * first callback ran: it would end the gather itself.
+ */
+#define HW_BURST GATHER_MAX
+#define HW_ROUNDS 20L
+
+START_TEST(test_gather_high_water)
+{
+	struct call_rcu_data *crdp;
+	double ms[MAX_ROUNDS], fast;
+	long round, i;
+
+	ops = crcu_ops_table[_i];
+	track_alloc(HW_BURST);
+	caller_enter();
+	crdp = own_worker();
+	for (round = 0; round < HW_ROUNDS; round++) {
+		double burst_end;
+
+		atomic_store(&first_ran, 0.0);
+		for (i = 0; i < HW_BURST; i++) {
+			ops->call_rcu(&objs[i].head, stamp_cb);
+			if ((i & 63) == 0)
+				caller_quiescent();
+		}
+		burst_end = harness_now();
+		ck_assert_msg(wait_first_ran(), "%s: the burst never ran",
+			      ops->name);
+		ms[round] = (atomic_load(&first_ran) - burst_end) * 1000.0;
+		caller_offline();
+		ops->barrier();
+		caller_online();
+		ck_assert_ran(0, HW_BURST, (int) round + 1);
+	}
+	own_worker_free(crdp);
+	caller_exit();
+	fast = fast_latency(ms, HW_ROUNDS);
+	ck_assert_msg(fast < GATHER_MS / 2.0,
+		      "%s: a burst of %ld callbacks started to run %.2f ms "
+		      "after it was queued (10th percentile of %ld rounds): "
+		      "the gather ignored the high-water mark", ops->name,
+		      HW_BURST, fast, HW_ROUNDS);
+	track_free();
+}
+END_TEST
+
+/*
+ * A worker idle for longer than a gather period runs a new callback at
+ * once: each round sleeps two gather periods, then queues one callback
+ * and takes the time until it runs.
+ */
+#define IDLE_ROUNDS 20L
+
+START_TEST(test_gather_idle_prompt)
+{
+	struct call_rcu_data *crdp;
+	double ms[MAX_ROUNDS], fast;
+	long i;
+
+	ops = crcu_ops_table[_i];
+	track_alloc(IDLE_ROUNDS);
+	caller_enter();
+	crdp = own_worker();
+	for (i = 0; i < IDLE_ROUNDS; i++) {
+		double start;
+
+		caller_offline();
+		harness_sleep_ms(2 * GATHER_MS);
+		caller_online();
+		atomic_store(&first_ran, 0.0);
+		start = harness_now();
+		ops->call_rcu(&objs[i].head, stamp_cb);
+		ck_assert_msg(wait_first_ran(), "%s: callback %ld never ran",
+			      ops->name, i);
+		ms[i] = (atomic_load(&first_ran) - start) * 1000.0;
+	}
+	own_worker_free(crdp);
+	caller_exit();
+	ck_assert_ran(0, IDLE_ROUNDS, 1);
+	fast = fast_latency(ms, IDLE_ROUNDS);
+	ck_assert_msg(fast < GATHER_MS / 2.0,
+		      "%s: an idle worker took %.2f ms (10th percentile of "
+		      "%ld) to run a new callback: it gathered", ops->name,
+		      fast, IDLE_ROUNDS);
+	track_free();
+}
+END_TEST
+
+/* ------------------------------------------------------------------------
  * Misuse: rcu_barrier() where it would wait for itself aborts with a
  * message.  Inside a read-side section this is caught in every build for
  * the flavors that track sections in release builds (all but QSBR, whose
@@ -1693,6 +2000,12 @@ static Suite *call_rcu_suite(void)
 	add_per_flavor(tc, test_call_rcu_inside_section);
 	add_per_flavor(tc, test_nested_call_rcu);
 	add_per_flavor(tc, test_barrier_covers_all_workers);
+
+	tc = harness_tcase(s, "gather", 30);
+	add_per_flavor(tc, test_gather_steady_stream);
+	add_per_flavor(tc, test_gather_barrier_not_delayed);
+	add_per_flavor(tc, test_gather_high_water);
+	add_per_flavor(tc, test_gather_idle_prompt);
 
 	tc = harness_tcase(s, "poll", 30);
 	add_per_flavor(tc, test_poll_after_synchronize);

@@ -5,10 +5,32 @@
  * Each worker ("call_rcu_data") owns a wait-free concurrent queue of
  * rcu_head records.  call_rcu() appends to it (wait-free: one exchange on
  * the tail) and wakes the worker only when the worker announced that it
- * sleeps.  The worker detaches everything queued so far, waits for one
- * grace period, and runs the detached batch in order.  Whatever arrives
- * meanwhile forms the next batch, so under load one grace period serves
- * many callbacks.
+ * sleeps idle.  The worker detaches everything queued so far, waits for
+ * one grace period, and runs the detached batch in order.
+ *
+ * Gathering: every grace period costs each reader thread a membarrier(2)
+ * IPI or a signal, so under a steady stream of call_rcu() the worker
+ * starts at most one per gather period (URCU__GATHER_MS).  Once it has run
+ * a batch, it holds the next one back until a gather period has passed
+ * since then, sleeping meanwhile, so one grace period serves everything
+ * queued in between.  A worker that has been idle for a gather period
+ * runs a new callback at once.  The gather ends early when:
+ *  - URCU__GATHER_MAX callbacks are pending (the memory they hold stays
+ *    bounded under heavy load).  The worker publishes the queued count at
+ *    which that happens (gather_kick_at), and the call_rcu() whose count
+ *    reaches it wakes the worker: no extra cache line for call_rcu();
+ *  - an rcu_barrier() record was queued since the last detach (its
+ *    caller waits): rcu_barrier() wakes a gathering worker;
+ *  - the worker is asked to stop or to park (free, exit, fork);
+ * and URCU_CALL_RCU_RT workers never gather.
+ *
+ * Worker states, in the futex word: BUSY (0) running; IDLE (-1) asleep
+ * until work or a flag arrives, woken by any call_rcu() or wake_worker();
+ * GATHERING (-2) asleep until its gather period ends, woken only by
+ * wake_worker() with end_gather (barrier, stop, park, adoption) or by the
+ * call_rcu() that reaches gather_kick_at.  A waker stores BUSY before
+ * FUTEX_WAKE, so a wake is never lost: either the sleeper's FUTEX_WAIT
+ * finds the word changed, or the wake finds it waiting.
  *
  * Invariants:
  *  1. Only a queue's worker dequeues from it, except when that worker does
@@ -38,6 +60,7 @@
 #include <poll.h>
 #include <sched.h>
 #include <signal.h>
+#include <stdint.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -50,10 +73,32 @@
 
 /* Idle poll period of URCU_CALL_RCU_RT workers, in milliseconds. */
 #define URCU__RT_POLL_MS	1
+/*
+ * Gather period, in milliseconds: under a steady stream of call_rcu(), a
+ * worker starts at most one grace period per period.  Each grace period
+ * costs every reader thread a membarrier(2) IPI or a signal; a stream of
+ * 1M call_rcu()/s without gathering starts tens of thousands per second.
+ * 10 ms (as liburcu's worker) brings that down to about 100 per second
+ * while callbacks wait at most 10 ms longer; URCU__GATHER_MAX bounds the
+ * memory they hold meanwhile.
+ */
+#define URCU__GATHER_MS		10
+/*
+ * Pending callbacks that end a gather early: about 10 ms of a 1M/s
+ * stream, so that faster producers (7M call_rcu()/s on one core) get
+ * batches of this size rather than 70k, and the memory waiting for
+ * reclamation stays bounded.
+ */
+#define URCU__GATHER_MAX	10000
 /* How long the exit handler lets workers drain their queues. */
 #define URCU__EXIT_DRAIN_SEC	2
 /* Workers handled per round of rcu_barrier() (records on its stack). */
 #define URCU__BARRIER_CHUNK	32
+
+/* Worker states, in call_rcu_data.futex (see the top comment). */
+#define URCU__WORKER_BUSY	0
+#define URCU__WORKER_IDLE	(-1)
+#define URCU__WORKER_GATHERING	(-2)
 
 struct call_rcu_data {
 	/* Consumer side: only the worker (invariant 1). */
@@ -69,10 +114,20 @@ struct call_rcu_data {
 	bool rt;
 	/* URCU_CALL_RCU_* bits. */
 	unsigned long flags __attribute__((aligned(CAA_CACHE_LINE_SIZE)));
-	/* -1 while the worker sleeps or is about to, else 0. */
+	/* URCU__WORKER_BUSY, _IDLE or _GATHERING (see the top comment). */
 	int32_t futex;
 	int cpu_affinity;
-	/* rcu_barrier() round that last queued a record here (mutex held). */
+	/*
+	 * While GATHERING: the queued count at which URCU__GATHER_MAX are
+	 * pending.  Written by the worker; on the line of the futex word,
+	 * which call_rcu() loads anyway.
+	 */
+	unsigned long gather_kick_at;
+	/*
+	 * rcu_barrier() round that last queued a record here: written under
+	 * call_rcu_mutex once the record is queued; the worker reads it to
+	 * end a gather when a record arrived since its last detach.
+	 */
 	unsigned long barrier_seq;
 	pthread_t tid;
 	/* Link in call_rcu_data_list, protected by call_rcu_mutex. */
@@ -123,20 +178,68 @@ static void clear_flags(struct call_rcu_data *crdp, unsigned long bits)
 	__atomic_fetch_and(&crdp->flags, ~bits, __ATOMIC_RELEASE);
 }
 
-/* Wake @crdp's worker if it sleeps (or is about to). */
-static void wake_worker(struct call_rcu_data *crdp)
+/*
+ * The worker's state, for a thread that just queued work or changed the
+ * flags or a count: the fence orders that change before the futex load,
+ * paired with the fences in worker_idle() and worker_gather() between
+ * their futex store and their checks.  Either the worker sees our
+ * change, or we see it asleep.
+ */
+static int32_t worker_state(struct call_rcu_data *crdp)
+{
+	cmm_smp_mb();
+	/*
+	 * Acquire: pairs with the release in worker_gather(), so that with
+	 * GATHERING we see its gather_kick_at.  Ordered by the fence above
+	 * otherwise.
+	 */
+	return __atomic_load_n(&crdp->futex, __ATOMIC_ACQUIRE);
+}
+
+/* Wake the worker, which worker_state() found asleep. */
+static void wake_up(struct call_rcu_data *crdp)
 {
 	/*
-	 * Orders our enqueue or flag change before the futex load; paired
-	 * with the fence in worker_idle() between its futex store and its
-	 * emptiness check.  Either it sees our work, or we see -1.
+	 * Relaxed: after the fence of worker_state(), so a gathering worker
+	 * that loads BUSY and then runs its own fence sees our change.
 	 */
-	cmm_smp_mb();
-	/* Relaxed: ordered by the fence above. */
-	if (__atomic_load_n(&crdp->futex, __ATOMIC_RELAXED) == -1) {
-		__atomic_store_n(&crdp->futex, 0, __ATOMIC_RELAXED);
-		(void) futex_noasync(&crdp->futex, FUTEX_WAKE, 1, NULL, NULL, 0);
-	}
+	__atomic_store_n(&crdp->futex, URCU__WORKER_BUSY, __ATOMIC_RELAXED);
+	(void) futex_noasync(&crdp->futex, FUTEX_WAKE, 1, NULL, NULL, 0);
+}
+
+/*
+ * Wake @crdp's worker if it sleeps idle (or is about to), and also if it
+ * sleeps out a gather period when @end_gather.
+ */
+static void wake_worker(struct call_rcu_data *crdp, bool end_gather)
+{
+	int32_t state = worker_state(crdp);
+
+	if (state == URCU__WORKER_IDLE
+	    || (end_gather && state == URCU__WORKER_GATHERING))
+		wake_up(crdp);
+}
+
+/*
+ * call_rcu() queued callback number @n (its queued count) to @crdp:
+ * wake the worker if it is idle, or if it gathers and this callback
+ * brings its backlog to URCU__GATHER_MAX.
+ */
+static void wake_for_callback(struct call_rcu_data *crdp, unsigned long n)
+{
+	int32_t state = worker_state(crdp);
+
+	if (state == URCU__WORKER_IDLE)
+		wake_up(crdp);
+	/*
+	 * Relaxed: worker_state()'s acquire ordered it.  Signed difference:
+	 * the counts wrap.  A stale value from an earlier gather is lower,
+	 * and only makes the worker check its backlog once more.
+	 */
+	else if (state == URCU__WORKER_GATHERING
+		 && (long) (n - __atomic_load_n(&crdp->gather_kick_at,
+					       __ATOMIC_RELAXED)) >= 0)
+		wake_up(crdp);
 }
 
 /* Sleep until work arrives or the flags change. */
@@ -144,14 +247,18 @@ static void worker_idle(struct call_rcu_data *crdp)
 {
 	urcu__alloc_thread_idle();
 	/* Relaxed: ordered by the fence below. */
-	__atomic_store_n(&crdp->futex, -1, __ATOMIC_RELAXED);
-	/* Store-load; paired with the fence in wake_worker(). */
+	__atomic_store_n(&crdp->futex, URCU__WORKER_IDLE, __ATOMIC_RELAXED);
+	/* Store-load; paired with the fence in worker_state(). */
 	cmm_smp_mb();
 	if (cds_wfcq_empty(&crdp->cbs_head, &crdp->cbs_tail)
 	    && !(load_flags(crdp) & (URCU_CALL_RCU_STOP | URCU_CALL_RCU_PAUSE)))
-		(void) futex_noasync(&crdp->futex, FUTEX_WAIT, -1,
-				     NULL, NULL, 0);
-	__atomic_store_n(&crdp->futex, 0, __ATOMIC_RELAXED);
+		(void) futex_noasync(&crdp->futex, FUTEX_WAIT,
+				     URCU__WORKER_IDLE, NULL, NULL, 0);
+	/*
+	 * Relaxed: only wakers read it, and one that still sees IDLE just
+	 * makes a useless wake-up.
+	 */
+	__atomic_store_n(&crdp->futex, URCU__WORKER_BUSY, __ATOMIC_RELAXED);
 }
 
 static void worker_pause(struct call_rcu_data *crdp)
@@ -223,6 +330,139 @@ static unsigned long pending_of(struct call_rcu_data *crdp)
 	return queued > invoked ? queued - invoked : 0;
 }
 
+/* CLOCK_MONOTONIC, in nanoseconds. */
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t) ts.tv_sec * 1000000000u + (uint64_t) ts.tv_nsec;
+}
+
+/*
+ * Whether a gathering worker must detach its queue now.  @barrier_seen is
+ * crdp->barrier_seq as the worker read it before its last detach.
+ */
+static bool gather_must_end(struct call_rcu_data *crdp,
+		unsigned long barrier_seen)
+{
+	/* Stop (free, exit) and park (fork) do not wait for a gather. */
+	if (load_flags(crdp) & (URCU_CALL_RCU_STOP | URCU_CALL_RCU_PAUSE))
+		return true;
+	/*
+	 * A barrier record arrived after the last detach: its caller
+	 * waits.  Relaxed: ordered by the fence in worker_gather(), paired
+	 * with the one in worker_state() after queue_round() set it.
+	 */
+	if (__atomic_load_n(&crdp->barrier_seq, __ATOMIC_RELAXED)
+	    != barrier_seen)
+		return true;
+	/*
+	 * Bound the memory held back.  The counts are relaxed too, and
+	 * ordered the same way: call_rcu() adds to queued before the fence
+	 * in its worker_state().
+	 */
+	return pending_of(crdp) >= URCU__GATHER_MAX;
+}
+
+/* Sleep on the futex word for at most @ns nanoseconds. */
+static void gather_sleep(struct call_rcu_data *crdp, uint64_t ns)
+{
+	struct timespec rel = {
+		.tv_sec = (time_t) (ns / 1000000000u),
+		.tv_nsec = (long) (ns % 1000000000u),
+	};
+
+	/* Returns on wake, timeout, signal, or a word no longer GATHERING. */
+	(void) futex_noasync(&crdp->futex, FUTEX_WAIT, URCU__WORKER_GATHERING,
+			     &rel, NULL, 0);
+}
+
+/*
+ * Hold the next batch back until @until (now_ns() time), unless
+ * gather_must_end() says otherwise meanwhile, so that one grace period
+ * serves everything queued until then.  Offline (QSBR) or parked (signal)
+ * meanwhile, like any wait of the worker: grace periods go on without us.
+ */
+static void worker_gather(struct call_rcu_data *crdp, uint64_t until,
+		unsigned long barrier_seen)
+{
+	bool was_online;
+	uint64_t now = now_ns();
+
+	if (now >= until)
+		return;
+	was_online = urcu__offline_for_wait();
+	/*
+	 * Relaxed: published by the release below.  invoked does not
+	 * change while we gather (only we write it).
+	 */
+	__atomic_store_n(&crdp->gather_kick_at,
+			 crdp->invoked + URCU__GATHER_MAX, __ATOMIC_RELAXED);
+	/*
+	 * Release: pairs with the acquire in worker_state(), for
+	 * gather_kick_at; ordered against the checks by the fence below.
+	 */
+	__atomic_store_n(&crdp->futex, URCU__WORKER_GATHERING,
+			 __ATOMIC_RELEASE);
+	for (;;) {
+		/*
+		 * Store-load, paired with the fence in worker_state():
+		 * either we see what a waker changed, or it sees GATHERING
+		 * and wakes us.  After a wake-up, it also orders our checks
+		 * after the waker's BUSY that we loaded below, and so after
+		 * the changes that precede the waker's fence.
+		 */
+		cmm_smp_mb();
+		if (gather_must_end(crdp, barrier_seen))
+			break;
+		now = now_ns();
+		if (now >= until)
+			break;
+		gather_sleep(crdp, until - now);
+		/*
+		 * Relaxed load: the fence at the top of the loop orders our
+		 * next checks after it.  BUSY: a waker wants us to check
+		 * again; we gather on unless told otherwise.  Release store:
+		 * as the first one.
+		 */
+		if (__atomic_load_n(&crdp->futex, __ATOMIC_RELAXED)
+		    != URCU__WORKER_GATHERING)
+			__atomic_store_n(&crdp->futex, URCU__WORKER_GATHERING,
+					 __ATOMIC_RELEASE);
+	}
+	/* Relaxed: as at the end of worker_idle(). */
+	__atomic_store_n(&crdp->futex, URCU__WORKER_BUSY, __ATOMIC_RELAXED);
+	urcu__online_after_wait(was_online);
+}
+
+/*
+ * Detach everything queued and run it as one batch; false if the queue
+ * was empty.  @barrier_seen gets crdp->barrier_seq as of the detach.
+ */
+static bool run_queue(struct call_rcu_data *crdp, unsigned long *barrier_seen)
+{
+	struct __cds_wfcq_head head;
+	struct cds_wfcq_tail tail;
+
+	/*
+	 * Acquire, before the detach: pairs with the release in
+	 * queue_round(), so a record whose round we see is detached now,
+	 * and any later one changes barrier_seq again.
+	 */
+	*barrier_seen = __atomic_load_n(&crdp->barrier_seq, __ATOMIC_ACQUIRE);
+	__cds_wfcq_init(&head, &tail);
+	(void) __cds_wfcq_splice_blocking(&head, &tail, &crdp->cbs_head,
+					  &crdp->cbs_tail);
+	if (cds_wfcq_empty(&head, &tail))
+		return false;
+	run_batch(crdp, &head, &tail);
+#ifdef RCU_QSBR
+	rcu_quiescent_state();
+#endif
+	return true;
+}
+
 static void set_worker_affinity(int cpu)
 {
 	cpu_set_t set;
@@ -238,6 +478,10 @@ static void set_worker_affinity(int cpu)
 static void *call_rcu_worker(void *arg)
 {
 	struct call_rcu_data *crdp = arg;
+	/* End of the gather period that follows the last batch. */
+	uint64_t gather_until = 0;
+	/* crdp->barrier_seq as of the last detach. */
+	unsigned long barrier_seen = 0;
 
 #ifdef RCU_SIGNAL
 	{
@@ -255,18 +499,15 @@ static void *call_rcu_worker(void *arg)
 	URCU_TLS(in_worker) = 1;
 	set_flags(crdp, URCU_CALL_RCU_RUNNING);
 	for (;;) {
-		struct __cds_wfcq_head head;
-		struct cds_wfcq_tail tail;
 		unsigned long flags;
 
-		__cds_wfcq_init(&head, &tail);
-		(void) __cds_wfcq_splice_blocking(&head, &tail, &crdp->cbs_head,
-						  &crdp->cbs_tail);
-		if (!cds_wfcq_empty(&head, &tail)) {
-			run_batch(crdp, &head, &tail);
-#ifdef RCU_QSBR
-			rcu_quiescent_state();
-#endif
+		/* Work: gather (RT workers poll instead), then one batch. */
+		if (!cds_wfcq_empty(&crdp->cbs_head, &crdp->cbs_tail)) {
+			if (!crdp->rt)
+				worker_gather(crdp, gather_until, barrier_seen);
+			if (run_queue(crdp, &barrier_seen))
+				gather_until = now_ns()
+					+ URCU__GATHER_MS * UINT64_C(1000000);
 			continue;
 		}
 		flags = load_flags(crdp);
@@ -405,25 +646,28 @@ static bool can_read_lock(void)
 #endif
 }
 
-/* Append @head to @crdp's queue and make sure the worker sees it. */
-static void push(struct call_rcu_data *crdp, struct rcu_head *head)
+/* Append @head to @crdp's queue. */
+static void append(struct call_rcu_data *crdp, struct rcu_head *head)
 {
 	/* Wait-free append; the enqueue's release publishes *head. */
 	(void) cds_wfcq_enqueue(&crdp->cbs_head, &crdp->cbs_tail, &head->next);
-	/* RT workers poll instead of sleeping. */
-	if (!crdp->rt)
-		wake_worker(crdp);
 }
 
-/* Queue a call_rcu() callback: count it, then push it. */
+/* Queue a call_rcu() callback: count it, then append it. */
 static void enqueue(struct call_rcu_data *crdp, struct rcu_head *head)
 {
 	/*
-	 * Relaxed: a statistic.  Counted before the push, whose release
+	 * Relaxed: a statistic, and the backlog measure of
+	 * wake_for_callback().  Counted before the append, whose release
 	 * orders the count before the worker's count of the invocation.
 	 */
-	__atomic_fetch_add(&crdp->queued, 1, __ATOMIC_RELAXED);
-	push(crdp, head);
+	unsigned long n = __atomic_add_fetch(&crdp->queued, 1,
+					     __ATOMIC_RELAXED);
+
+	append(crdp, head);
+	/* RT workers poll instead of sleeping. */
+	if (!crdp->rt)
+		wake_for_callback(crdp, n);
 }
 
 /*
@@ -484,7 +728,7 @@ static void stop_worker(struct call_rcu_data *crdp)
 	int err;
 
 	set_flags(crdp, URCU_CALL_RCU_STOP);
-	wake_worker(crdp);
+	wake_worker(crdp, true);
 	was_online = urcu__offline_for_wait();	/* its last grace period */
 	err = pthread_join(crdp->tid, NULL);
 	urcu__online_after_wait(was_online);
@@ -510,7 +754,8 @@ static void adopt_callbacks(struct call_rcu_data *to,
 	/* Relaxed: statistics, like every queued access. */
 	__atomic_fetch_sub(&from->queued, moved, __ATOMIC_RELAXED);
 	__atomic_fetch_add(&to->queued, moved, __ATOMIC_RELAXED);
-	wake_worker(to);
+	/* Ends a gather: the adopted backlog may pass URCU__GATHER_MAX. */
+	wake_worker(to, true);
 }
 
 /*
@@ -711,9 +956,9 @@ static long queue_round(struct barrier_record *recs,
 	cds_list_for_each_entry(crdp, &call_rcu_data_list, list) {
 		if (n == URCU__BARRIER_CHUNK)
 			break;
+		/* Plain: only written under call_rcu_mutex, which we hold. */
 		if (crdp->barrier_seq == seq)
 			continue;
-		crdp->barrier_seq = seq;
 		targets[n++] = crdp;
 	}
 	/*
@@ -726,7 +971,21 @@ static long queue_round(struct barrier_record *recs,
 		recs[i].round = round;
 		recs[i].head.func = barrier_callback;
 		cds_wfcq_node_init(&recs[i].head.next);
-		push(targets[i], &recs[i].head);	/* not counted */
+		append(targets[i], &recs[i].head);	/* not counted */
+		/*
+		 * Marks the worker covered by this round, and tells it a
+		 * record is queued.  Release, after the append: pairs with
+		 * the acquire in run_queue(), so a worker that sees @seq
+		 * before a detach detaches the record too.
+		 */
+		__atomic_store_n(&targets[i]->barrier_seq, seq,
+				 __ATOMIC_RELEASE);
+		/*
+		 * A gathering worker must not keep our record waiting.  RT
+		 * workers poll instead of sleeping.
+		 */
+		if (!targets[i]->rt)
+			wake_worker(targets[i], true);
 	}
 	urcu__mutex_unlock(&call_rcu_mutex);
 	return n;
@@ -798,7 +1057,7 @@ static bool pause_workers_locked(void)
 
 		if (!(flags & URCU_CALL_RCU_PAUSE)) {
 			set_flags(crdp, URCU_CALL_RCU_PAUSE);
-			wake_worker(crdp);
+			wake_worker(crdp, true);
 		}
 		if (!(flags & URCU_CALL_RCU_PAUSED))
 			all = false;
@@ -890,7 +1149,7 @@ static bool stop_worker_before(struct call_rcu_data *crdp,
 		const struct timespec *deadline)
 {
 	set_flags(crdp, URCU_CALL_RCU_STOP);
-	wake_worker(crdp);
+	wake_worker(crdp, true);
 	return pthread_timedjoin_np(crdp->tid, NULL, deadline) == 0;
 }
 

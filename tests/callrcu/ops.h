@@ -20,6 +20,7 @@
 
 #include <urcu/flavor.h>
 #include <urcu/call-rcu.h>
+#include <urcu/stats.h>
 #include <urcu/urcu-poll.h>
 
 struct crcu_ops {
@@ -51,6 +52,9 @@ struct crcu_ops {
 	void (*call_rcu_after_fork_parent)(void);
 	void (*call_rcu_after_fork_child)(void);
 	void (*barrier)(void);
+	/* Statistics: the workers and their counts (batches, invoked). */
+	long (*stats_workers)(struct urcu_stats_worker *out, size_t max,
+			      size_t size);
 
 	/* Polled grace periods. */
 	struct urcu_gp_poll_state (*start_poll_synchronize_rcu)(void);
@@ -96,6 +100,7 @@ struct crcu_ops {
 	.call_rcu_after_fork_parent = urcu_##flv##_call_rcu_after_fork_parent, \
 	.call_rcu_after_fork_child = urcu_##flv##_call_rcu_after_fork_child, \
 	.barrier = urcu_##flv##_barrier,					\
+	.stats_workers = urcu_##flv##_stats_workers,			\
 	.start_poll_synchronize_rcu = urcu_##flv##_start_poll_synchronize_rcu, \
 	.poll_state_synchronize_rcu = urcu_##flv##_poll_state_synchronize_rcu, \
 	.defer_rcu = urcu_##flv##_defer_rcu,				\
