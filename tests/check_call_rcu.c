@@ -1625,26 +1625,36 @@ END_TEST
 
 /* ------------------------------------------------------------------------
  * (12) Gathering: under a steady stream of call_rcu(), a worker starts at
- * most one grace period per gather period (10 ms), unless rcu_barrier(),
- * a backlog of URCU__GATHER_MAX callbacks, or a stop ends the gather
- * early; a worker idle for a gather period runs a new callback at once.
+ * most one grace period per gather period (10 ms by default), unless
+ * rcu_barrier(), a backlog of URCU__GATHER_MAX callbacks, or a stop ends
+ * the gather early; a worker idle for a gather period runs a new callback
+ * at once.
  *
- * Each test uses its own worker (the calling thread's), found in the
- * statistics by its thread.  The bounds are chosen so that a slow or
- * loaded machine cannot break them: the stream test bounds the rate of
- * batches over the time the stream really took (noise only makes that
- * longer); the latency tests run many rounds and compare a fast one (the
- * tenth percentile) with half the gather period: noise only slows some
- * rounds down, and a wrong implementation makes nearly all of them wait
- * for the gather period.
+ * Each test uses its own worker (the calling thread's), created after it
+ * set URCU_CALL_RCU_GATHER_MS, which the library reads at each creation.
+ * Nothing here depends on the machine's speed: the stream test bounds the
+ * number of batches by the time the stream really took (noise only makes
+ * that longer), the barrier and high-water tests set a gather period of
+ * ten minutes, longer than the tests' timeouts, so the mechanism either
+ * ends the gather or the test fails, and the idle test allows a tenth of
+ * its gather period, which only a gathering worker would use up.
  */
 
-/* The library's gather period (URCU__GATHER_MS in rcu/src/call-rcu.c). */
+/* The library's default gather period (URCU__GATHER_MS, call-rcu.c). */
 #define GATHER_MS 10
 /* Its high-water mark of pending callbacks (URCU__GATHER_MAX). */
 #define GATHER_MAX 10000L
-/* Latencies of a round-based test, in ms, at most this many rounds. */
-#define MAX_ROUNDS 100
+/* A gather period longer than any wait of these tests. */
+#define GATHER_FOREVER_MS "600000"
+
+/* Gather period of the workers created from now on (NULL: the default). */
+static void set_gather_ms(const char *ms)
+{
+	if (ms)
+		ck_assert_int_eq(setenv("URCU_CALL_RCU_GATHER_MS", ms, 1), 0);
+	else
+		ck_assert_int_eq(unsetenv("URCU_CALL_RCU_GATHER_MS"), 0);
+}
 
 /* Sleeps @us microseconds, the whole time even when signals interrupt. */
 static void sleep_us(long us)
@@ -1654,20 +1664,6 @@ static void sleep_us(long us)
 
 	while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
 		;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *) a, y = *(const double *) b;
-
-	return (x > y) - (x < y);
-}
-
-/* The tenth percentile of @n latencies (sorts them). */
-static double fast_latency(double *ms, long n)
-{
-	qsort(ms, (size_t) n, sizeof(*ms), cmp_double);
-	return ms[n / 10];
 }
 
 /* Batches run so far by @crdp's worker, from the statistics. */
@@ -1687,14 +1683,17 @@ static uint64_t worker_batches(struct call_rcu_data *crdp)
 }
 
 /*
- * The calling thread (a registered caller) gets a worker of its own,
- * which then runs a batch (an rcu_barrier() record), so that the next
- * callback finds it within a gather period.
+ * The calling thread (a registered caller) gets a worker of its own, with
+ * a gather period of @gather_ms (NULL: the default), which then runs a
+ * batch (an rcu_barrier() record), so that the next callback finds it
+ * within a gather period.
  */
-static struct call_rcu_data *own_worker(void)
+static struct call_rcu_data *own_worker(const char *gather_ms)
 {
-	struct call_rcu_data *crdp = ops->create_call_rcu_data(0, -1);
+	struct call_rcu_data *crdp;
 
+	set_gather_ms(gather_ms);
+	crdp = ops->create_call_rcu_data(0, -1);
 	ck_assert_msg(crdp != NULL, "%s: create_call_rcu_data failed",
 		      ops->name);
 	ops->set_thread_call_rcu_data(crdp);
@@ -1760,7 +1759,7 @@ START_TEST(test_gather_steady_stream)
 	ops = crcu_ops_table[_i];
 	track_alloc(STREAM_CALLBACKS);
 	caller_enter();
-	crdp = own_worker();
+	crdp = own_worker(NULL);
 	batches = worker_batches(crdp);
 	start = harness_now();
 	for (i = 0; i < STREAM_CALLBACKS; i++) {
@@ -1790,40 +1789,30 @@ END_TEST
 /*
  * rcu_barrier() ends a gather at once.  Each round queues a callback on a
  * worker that has just run a batch (the previous round's barrier, or
- * own_worker()'s), so the worker gathers; a barrier a millisecond later,
- * while the worker sleeps, must not wait out the gather period.
+ * own_worker()'s), so the worker gathers, for ten minutes; the barrier
+ * must end that gather, or the test runs into its timeout.
  */
-#define BARRIER_ROUNDS 100L
+#define BARRIER_ROUNDS 20L
 
 START_TEST(test_gather_barrier_not_delayed)
 {
 	struct call_rcu_data *crdp;
-	double ms[MAX_ROUNDS], fast;
 	long i;
 
 	ops = crcu_ops_table[_i];
 	track_alloc(BARRIER_ROUNDS);
 	caller_enter();
-	crdp = own_worker();
+	crdp = own_worker(GATHER_FOREVER_MS);
 	for (i = 0; i < BARRIER_ROUNDS; i++) {
-		double start;
-
 		ops->call_rcu(&objs[i].head, track_cb);
 		caller_offline();
-		harness_sleep_ms(1);
-		start = harness_now();
+		harness_sleep_ms(1);	/* let the worker start gathering */
 		ops->barrier();
-		ms[i] = (harness_now() - start) * 1000.0;
 		caller_online();
 		ck_assert_ran(i, i + 1, 1);
 	}
 	own_worker_free(crdp);
 	caller_exit();
-	fast = fast_latency(ms, BARRIER_ROUNDS);
-	ck_assert_msg(fast < GATHER_MS / 2.0,
-		      "%s: rcu_barrier() with a gathering worker took %.2f ms "
-		      "(10th percentile of %ld): it waited for the gather "
-		      "period", ops->name, fast, BARRIER_ROUNDS);
 	track_free();
 }
 END_TEST
@@ -1831,42 +1820,34 @@ END_TEST
 /*
  * The high-water mark ends a gather.  Each round starts right after a
  * batch (the previous round's barrier, or own_worker()'s), so the worker
- * gathers what comes next: a burst of GATHER_MAX callbacks, queued as
- * fast as the thread can.  The call_rcu() that brings the backlog to
- * GATHER_MAX wakes the worker, which detaches its queue, so by the end of
- * the burst the worker has been told to stop gathering: its first
- * callback must run well before the gather period would have ended (it
- * often runs before the burst is over).  Without the high-water mark every round
- * waits about GATHER_MS; a build so slow that its burst outlasts the
- * gather period passes either way.  rcu_barrier() comes only after the
- * first callback ran: it would end the gather itself.
+ * gathers what comes next, for ten minutes: a burst of GATHER_MAX
+ * callbacks.  The call_rcu() that brings the backlog to GATHER_MAX wakes
+ * the worker, which detaches its queue, so the burst's first callback
+ * runs within wait_first_ran()'s wait.  rcu_barrier() comes only after
+ * that: it would end the gather itself.
  */
 #define HW_BURST GATHER_MAX
-#define HW_ROUNDS 20L
+#define HW_ROUNDS 5L
 
 START_TEST(test_gather_high_water)
 {
 	struct call_rcu_data *crdp;
-	double ms[MAX_ROUNDS], fast;
 	long round, i;
 
 	ops = crcu_ops_table[_i];
 	track_alloc(HW_BURST);
 	caller_enter();
-	crdp = own_worker();
+	crdp = own_worker(GATHER_FOREVER_MS);
 	for (round = 0; round < HW_ROUNDS; round++) {
-		double burst_end;
-
 		atomic_store(&first_ran, 0.0);
 		for (i = 0; i < HW_BURST; i++) {
 			ops->call_rcu(&objs[i].head, stamp_cb);
 			if ((i & 63) == 0)
 				caller_quiescent();
 		}
-		burst_end = harness_now();
-		ck_assert_msg(wait_first_ran(), "%s: the burst never ran",
-			      ops->name);
-		ms[round] = (atomic_load(&first_ran) - burst_end) * 1000.0;
+		ck_assert_msg(wait_first_ran(), "%s: a burst of %ld callbacks "
+			      "did not run: the gather ignored the high-water "
+			      "mark", ops->name, HW_BURST);
 		caller_offline();
 		ops->barrier();
 		caller_online();
@@ -1874,54 +1855,103 @@ START_TEST(test_gather_high_water)
 	}
 	own_worker_free(crdp);
 	caller_exit();
-	fast = fast_latency(ms, HW_ROUNDS);
-	ck_assert_msg(fast < GATHER_MS / 2.0,
-		      "%s: a burst of %ld callbacks started to run %.2f ms "
-		      "after it was queued (10th percentile of %ld rounds): "
-		      "the gather ignored the high-water mark", ops->name,
-		      HW_BURST, fast, HW_ROUNDS);
 	track_free();
 }
 END_TEST
 
 /*
  * A worker idle for longer than a gather period runs a new callback at
- * once: each round sleeps two gather periods, then queues one callback
- * and takes the time until it runs.
+ * once.  With a gather period of IDLE_GATHER_MS, the test sleeps a bit
+ * longer than that after the worker's last batch, queues one callback and
+ * takes the time until it runs: a worker that gathered from the moment it
+ * was woken would take the whole period, so a tenth of it is the bound
+ * (a callback normally runs within a millisecond).
  */
-#define IDLE_ROUNDS 20L
+#define IDLE_GATHER_MS 2000
+#define IDLE_GATHER_MS_STR "2000"
 
 START_TEST(test_gather_idle_prompt)
 {
 	struct call_rcu_data *crdp;
-	double ms[MAX_ROUNDS], fast;
-	long i;
+	double start, ms;
 
 	ops = crcu_ops_table[_i];
-	track_alloc(IDLE_ROUNDS);
+	track_alloc(1);
 	caller_enter();
-	crdp = own_worker();
-	for (i = 0; i < IDLE_ROUNDS; i++) {
-		double start;
-
-		caller_offline();
-		harness_sleep_ms(2 * GATHER_MS);
-		caller_online();
-		atomic_store(&first_ran, 0.0);
-		start = harness_now();
-		ops->call_rcu(&objs[i].head, stamp_cb);
-		ck_assert_msg(wait_first_ran(), "%s: callback %ld never ran",
-			      ops->name, i);
-		ms[i] = (atomic_load(&first_ran) - start) * 1000.0;
-	}
+	crdp = own_worker(IDLE_GATHER_MS_STR);
+	caller_offline();
+	harness_sleep_ms(IDLE_GATHER_MS + IDLE_GATHER_MS / 10);
+	caller_online();
+	atomic_store(&first_ran, 0.0);
+	start = harness_now();
+	ops->call_rcu(&objs[0].head, stamp_cb);
+	ck_assert_msg(wait_first_ran(), "%s: the callback never ran",
+		      ops->name);
+	ms = (atomic_load(&first_ran) - start) * 1000.0;
 	own_worker_free(crdp);
 	caller_exit();
-	ck_assert_ran(0, IDLE_ROUNDS, 1);
-	fast = fast_latency(ms, IDLE_ROUNDS);
-	ck_assert_msg(fast < GATHER_MS / 2.0,
-		      "%s: an idle worker took %.2f ms (10th percentile of "
-		      "%ld) to run a new callback: it gathered", ops->name,
-		      fast, IDLE_ROUNDS);
+	ck_assert_ran(0, 1, 1);
+	ck_assert_msg(ms < IDLE_GATHER_MS / 10.0,
+		      "%s: an idle worker took %.0f ms to run a new callback: "
+		      "it gathered (period %d ms)", ops->name, ms,
+		      IDLE_GATHER_MS);
+	track_free();
+}
+END_TEST
+
+/*
+ * URCU_CALL_RCU_GATHER_MS must be a number of milliseconds; anything else
+ * is reported on stderr when a worker is created, once, and the default
+ * is used.  stderr goes to a temporary file meanwhile.
+ */
+static const char *const bad_gather_values[] = { "ten", "-1", "5ms",
+						 "3600001" };
+
+START_TEST(test_gather_env_bad_value)
+{
+	struct call_rcu_data *a, *b;
+	char out[512];
+	FILE *tmp = tmpfile();
+	int saved = dup(STDERR_FILENO);
+	size_t n;
+	long i;
+
+	ops = crcu_ops_table[0];
+	ck_assert(tmp != NULL && saved >= 0);
+	fflush(stderr);
+	ck_assert_int_ge(dup2(fileno(tmp), STDERR_FILENO), 0);
+	ck_assert_int_eq(setenv("URCU_CALL_RCU_GATHER_MS",
+				bad_gather_values[_i], 1), 0);
+	a = ops->create_call_rcu_data(0, -1);
+	b = ops->create_call_rcu_data(0, -1);
+	fflush(stderr);
+	ck_assert_int_ge(dup2(saved, STDERR_FILENO), 0);
+	close(saved);
+	ck_assert(a != NULL && b != NULL);
+	rewind(tmp);
+	n = fread(out, 1, sizeof(out) - 1, tmp);
+	out[n] = '\0';
+	fclose(tmp);
+	ck_assert_msg(strstr(out, "ignoring URCU_CALL_RCU_GATHER_MS") != NULL,
+		      "no report of URCU_CALL_RCU_GATHER_MS=%s: \"%s\"",
+		      bad_gather_values[_i], out);
+	ck_assert_msg(strstr(strstr(out, "ignoring") + 1, "ignoring") == NULL,
+		      "reported more than once: \"%s\"", out);
+	/* The workers work, with the default period. */
+	track_alloc(2);
+	caller_enter();
+	for (i = 0; i < 2; i++) {
+		ops->set_thread_call_rcu_data(i ? b : a);
+		ops->call_rcu(&objs[i].head, track_cb);
+	}
+	ops->set_thread_call_rcu_data(NULL);
+	caller_offline();
+	ops->barrier();
+	ops->call_rcu_data_free(a);
+	ops->call_rcu_data_free(b);
+	caller_online();
+	caller_exit();
+	ck_assert_ran(0, 2, 1);
 	track_free();
 }
 END_TEST
@@ -2006,6 +2036,9 @@ static Suite *call_rcu_suite(void)
 	add_per_flavor(tc, test_gather_barrier_not_delayed);
 	add_per_flavor(tc, test_gather_high_water);
 	add_per_flavor(tc, test_gather_idle_prompt);
+	tcase_add_loop_test(tc, test_gather_env_bad_value, 0,
+			    sizeof(bad_gather_values) /
+			    sizeof(bad_gather_values[0]));
 
 	tc = harness_tcase(s, "poll", 30);
 	add_per_flavor(tc, test_poll_after_synchronize);

@@ -10,7 +10,8 @@
  *
  * Gathering: every grace period costs each reader thread a membarrier(2)
  * IPI or a signal, so under a steady stream of call_rcu() the worker
- * starts at most one per gather period (URCU__GATHER_MS).  Once it has run
+ * starts at most one per gather period (URCU__GATHER_MS, or
+ * URCU_CALL_RCU_GATHER_MS from the environment).  Once it has run
  * a batch, it holds the next one back until a gather period has passed
  * since then, sleeping meanwhile, so one grace period serves everything
  * queued in between.  A worker that has been idle for a gather period
@@ -74,7 +75,8 @@
 /* Idle poll period of URCU_CALL_RCU_RT workers, in milliseconds. */
 #define URCU__RT_POLL_MS	1
 /*
- * Gather period, in milliseconds: under a steady stream of call_rcu(), a
+ * Default gather period, in milliseconds (URCU_CALL_RCU_GATHER_MS in the
+ * environment sets another): under a steady stream of call_rcu(), a
  * worker starts at most one grace period per period.  Each grace period
  * costs every reader thread a membarrier(2) IPI or a signal; a stream of
  * 1M call_rcu()/s without gathering starts tens of thousands per second.
@@ -83,6 +85,8 @@
  * memory they hold meanwhile.
  */
 #define URCU__GATHER_MS		10
+/* Longest gather period URCU_CALL_RCU_GATHER_MS may ask for: an hour. */
+#define URCU__GATHER_MAX_MS	3600000UL
 /*
  * Pending callbacks that end a gather early: about 10 ms of a 1M/s
  * stream, so that faster producers (7M call_rcu()/s on one core) get
@@ -112,6 +116,8 @@ struct call_rcu_data {
 	unsigned long queued;
 	/* URCU_CALL_RCU_RT, fixed at creation: enqueuers read it plainly. */
 	bool rt;
+	/* Gather period in ns (0: none), fixed at creation; worker only. */
+	uint64_t gather_ns;
 	/* URCU_CALL_RCU_* bits. */
 	unsigned long flags __attribute__((aligned(CAA_CACHE_LINE_SIZE)));
 	/* URCU__WORKER_BUSY, _IDLE or _GATHERING (see the top comment). */
@@ -501,13 +507,15 @@ static void *call_rcu_worker(void *arg)
 	for (;;) {
 		unsigned long flags;
 
-		/* Work: gather (RT workers poll instead), then one batch. */
+		/*
+		 * Work: gather (not RT workers, which poll, nor with a gather
+		 * period of 0), then one batch.
+		 */
 		if (!cds_wfcq_empty(&crdp->cbs_head, &crdp->cbs_tail)) {
-			if (!crdp->rt)
+			if (crdp->gather_ns)
 				worker_gather(crdp, gather_until, barrier_seen);
-			if (run_queue(crdp, &barrier_seen))
-				gather_until = now_ns()
-					+ URCU__GATHER_MS * UINT64_C(1000000);
+			if (run_queue(crdp, &barrier_seen) && crdp->gather_ns)
+				gather_until = now_ns() + crdp->gather_ns;
 			continue;
 		}
 		flags = load_flags(crdp);
@@ -518,6 +526,39 @@ static void *call_rcu_worker(void *arg)
 	rcu_unregister_thread();
 	set_flags(crdp, URCU_CALL_RCU_STOPPED);
 	return NULL;
+}
+
+/*
+ * Gather period for a worker being created, in ns: URCU_CALL_RCU_GATHER_MS
+ * (milliseconds; 0 turns gathering off), or the default.  Read at each
+ * creation, which is rare, so a program can set it before creating its
+ * own workers.  A bad value is reported once and replaced by the default.
+ * Called with call_rcu_mutex held.
+ */
+static uint64_t gather_ns_from_env(void)
+{
+	static int warned;
+	const char *v = getenv("URCU_CALL_RCU_GATHER_MS");
+	unsigned long ms;
+	int saved_errno = errno;
+	char *end;
+	bool ok;
+
+	if (!v || !*v)
+		return URCU__GATHER_MS * UINT64_C(1000000);
+	errno = 0;
+	ms = strtoul(v, &end, 10);
+	ok = *v >= '0' && *v <= '9' && !*end && !errno
+	     && ms <= URCU__GATHER_MAX_MS;
+	errno = saved_errno;
+	if (ok)
+		return ms * UINT64_C(1000000);
+	if (!warned++)		/* call_rcu_mutex held: one creation at a time */
+		fprintf(stderr, "urcu: %s: ignoring URCU_CALL_RCU_GATHER_MS="
+			"\"%s\": not a number of milliseconds from 0 to %lu; "
+			"using %d\n", URCU__FLAVOR_STR, v,
+			URCU__GATHER_MAX_MS, URCU__GATHER_MS);
+	return URCU__GATHER_MS * UINT64_C(1000000);
 }
 
 /* Allocate and start a worker; caller holds call_rcu_mutex. */
@@ -535,6 +576,7 @@ static struct call_rcu_data *create_locked(unsigned long flags, int cpu)
 	__cds_wfcq_init(&crdp->cbs_head, &crdp->cbs_tail);
 	crdp->flags = flags & URCU_CALL_RCU_RT;
 	crdp->rt = flags & URCU_CALL_RCU_RT;
+	crdp->gather_ns = crdp->rt ? 0 : gather_ns_from_env();
 	crdp->cpu_affinity = cpu;
 	/* The worker must not take the application's signals. */
 	sigfillset(&all);
