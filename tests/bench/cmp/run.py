@@ -39,15 +39,34 @@ ICOUNT_N = 100000
 # The UPDATER argument of the read runs (cmp_pace() in cmp_common.h): no
 # updater, synchronize_rcu() back to back, and paced to a fixed rate of
 # grace periods per second (inline builds only), which takes the
-# updater's own speed out of the comparison of the readers.
-PACED_GPS = 10000
-UPDATER_VARIANTS = (0, 1, PACED_GPS)
-UPDATER_TITLES = {0: '', 1: ' + updater',
-                  PACED_GPS: ' + updater at %dk GP/s' % (PACED_GPS // 1000)}
+# updater's own speed out of the comparison of the readers.  The rate must
+# be one that both libraries sustain, or it is not fixed: 2k/s (with two
+# busy readers on two cores, liburcu 0.13's memb and bp updaters reach
+# 5k-8k/s back to back, 10k/s was too many), and 250/s for signal, whose
+# liburcu updater completes only about 400/s against a busy reader (each
+# grace period takes it about 2 ms).
+PACED = 'paced'
+PACED_GPS = {'signal': 250}
+PACED_GPS_DEFAULT = 2000
+UPDATER_VARIANTS = (0, 1, PACED)
+
+
+def updater_arg(upd, flavor):
+    """The UPDATER argument of cmp_rcu/ck_rcu for variant @upd."""
+    return PACED_GPS.get(flavor, PACED_GPS_DEFAULT) if upd == PACED else upd
+
+
+def updater_title(upd, flavor):
+    if upd == PACED:
+        rate = updater_arg(upd, flavor)
+        return ' + updater at %gk GP/s' % (rate / 1000.0)
+    return ' + updater' if upd else ''
+
+
 UPDATER_PLOT_TITLES = {
     0: 'no updater',
     1: 'with an updater in synchronize_rcu() loop',
-    PACED_GPS: 'with an updater paced at %d grace periods/s' % PACED_GPS}
+    PACED: 'with an updater paced at 2000 grace periods/s (signal: 250/s)'}
 RUN_TIMEOUT = 300
 
 
@@ -205,17 +224,18 @@ def build_plan(progs, seconds):
         for flavor in FLAVORS:
             for threads in (1, 2):
                 for upd in UPDATER_VARIANTS:
-                    if upd > 1 and mode != 'inline':
+                    if upd == PACED and mode != 'inline':
                         continue
-                    args = ('read', str(threads), str(upd), s)
+                    args = ('read', str(threads),
+                            str(updater_arg(upd, flavor)), s)
                     jobs = {lib: prog('rcu:%s:%s:%s' % (flavor, mode, lib), *args)
                             for lib in ('ours', 'liburcu')}
                     if flavor == 'memb' and mode == 'inline':
                         jobs['ck'] = prog('ck_rcu', *args)
                     title = 'read %s %s, %d reader%s%s' % (
                         flavor, mode, threads, 's' if threads > 1 else '',
-                        UPDATER_TITLES[upd])
-                    gid = group('read:%s:%s:%d:%d' % (mode, flavor, threads, upd),
+                        updater_title(upd, flavor))
+                    gid = group('read:%s:%s:%d:%s' % (mode, flavor, threads, upd),
                                 title, jobs)
                     rows.append(Row('Read side: sections/s (M), higher is better '
                                     '(after @: the updater\'s grace periods/s, k)',
@@ -231,7 +251,7 @@ def build_plan(progs, seconds):
         for flavor in FLAVORS:
             for threads in (1, 2):
                 for upd in UPDATER_VARIANTS:
-                    gid = 'read:%s:%s:%d:%d' % (mode, flavor, threads, upd)
+                    gid = 'read:%s:%s:%d:%s' % (mode, flavor, threads, upd)
                     if gid not in groups:
                         continue
                     title = groups[gid].title
@@ -458,8 +478,9 @@ def plot(rows, groups, icount_values, out):
               'set style fill solid 0.8 border -1', 'set logscale y',
               'set grid ytics', 'set key top left', 'set xtics rotate by -30',
               'set ylabel "M sections/s"']
-    for (mode, upd) in sorted(panels, key=lambda k: (MODES.index(k[0]), k[1])):
-        data = os.path.join(out, 'read_%s_%d.dat' % (mode, upd))
+    for (mode, upd) in sorted(panels, key=lambda k: (MODES.index(k[0]),
+                                                    UPDATER_VARIANTS.index(k[1]))):
+        data = os.path.join(out, 'read_%s_%s.dat' % (mode, upd))
         with open(data, 'w') as f:
             f.write('# flavor/threads ours liburcu ck\n')
             for name, vals in panels[(mode, upd)]:
