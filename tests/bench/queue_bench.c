@@ -57,9 +57,12 @@
 #define BATCH		256
 /*
  * Batches in the exchange at the start: enough nodes to cover what
- * rculfqueue pushes while its popped batches wait for a grace period.
+ * rculfqueue pushes while its popped batches wait to be reclaimed.  The
+ * call_rcu worker gathers callbacks for 10 ms before a grace period
+ * (docs/call-rcu.md, "Batching"), so at ~16M pops/s that is 160k nodes
+ * and more when the worker is late: 1M nodes, about 64 ms worth.
  */
-#define SUPPLY_BATCHES	1024
+#define SUPPLY_BATCHES	4096
 #define POOL		(PREFILL + SUPPLY_BATCHES * BATCH)
 #define MAX_REPS	31
 
