@@ -336,15 +336,6 @@ static unsigned long pending_of(struct call_rcu_data *crdp)
 	return queued > invoked ? queued - invoked : 0;
 }
 
-/* CLOCK_MONOTONIC, in nanoseconds. */
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t) ts.tv_sec * 1000000000u + (uint64_t) ts.tv_nsec;
-}
-
 /*
  * Whether a gathering worker must detach its queue now.  @barrier_seen is
  * crdp->barrier_seq as the worker read it before its last detach.
@@ -374,10 +365,7 @@ static bool gather_must_end(struct call_rcu_data *crdp,
 /* Sleep on the futex word for at most @ns nanoseconds. */
 static void gather_sleep(struct call_rcu_data *crdp, uint64_t ns)
 {
-	struct timespec rel = {
-		.tv_sec = (time_t) (ns / 1000000000u),
-		.tv_nsec = (long) (ns % 1000000000u),
-	};
+	struct timespec rel = urcu__ns_to_timespec(ns);
 
 	/* Returns on wake, timeout, signal, or a word no longer GATHERING. */
 	(void) futex_noasync(&crdp->futex, FUTEX_WAIT, URCU__WORKER_GATHERING,
@@ -385,7 +373,7 @@ static void gather_sleep(struct call_rcu_data *crdp, uint64_t ns)
 }
 
 /*
- * Hold the next batch back until @until (now_ns() time), unless
+ * Hold the next batch back until @until (urcu__now_ns() time), unless
  * gather_must_end() says otherwise meanwhile, so that one grace period
  * serves everything queued until then.  Offline (QSBR) or parked (signal)
  * meanwhile, like any wait of the worker: grace periods go on without us.
@@ -394,7 +382,7 @@ static void worker_gather(struct call_rcu_data *crdp, uint64_t until,
 		unsigned long barrier_seen)
 {
 	bool was_online;
-	uint64_t now = now_ns();
+	uint64_t now = urcu__now_ns();
 
 	if (now >= until)
 		return;
@@ -422,7 +410,7 @@ static void worker_gather(struct call_rcu_data *crdp, uint64_t until,
 		cmm_smp_mb();
 		if (gather_must_end(crdp, barrier_seen))
 			break;
-		now = now_ns();
+		now = urcu__now_ns();
 		if (now >= until)
 			break;
 		gather_sleep(crdp, until - now);
@@ -515,7 +503,7 @@ static void *call_rcu_worker(void *arg)
 			if (crdp->gather_ns)
 				worker_gather(crdp, gather_until, barrier_seen);
 			if (run_queue(crdp, &barrier_seen) && crdp->gather_ns)
-				gather_until = now_ns() + crdp->gather_ns;
+				gather_until = urcu__now_ns() + crdp->gather_ns;
 			continue;
 		}
 		flags = load_flags(crdp);

@@ -77,21 +77,32 @@ static inline uint64_t urcu__stall_timeout_from_env(const char *flavor)
 }
 
 /*
- * Relative timeout for the leader's next sleep: until the warning
+ * Nanoseconds until the warning is due (0: due now), or UINT64_MAX when
+ * none is pending.
+ */
+static inline uint64_t urcu__stall_ns_left(const struct urcu__stall_watch *w)
+{
+	uint64_t now, due;
+
+	if (!w->timeout_ns || w->warned)
+		return UINT64_MAX;
+	now = urcu__now_ns();
+	due = w->start_ns + w->timeout_ns;
+	return due > now ? due - now : 0;
+}
+
+/*
+ * Relative timeout for the leader's next futex sleep: until the warning
  * is due, or NULL (sleep until woken) when none is pending.
  */
 static inline const struct timespec *urcu__stall_sleep_timeout(
 		const struct urcu__stall_watch *w, struct timespec *ts)
 {
-	uint64_t now, due, left;
+	uint64_t left = urcu__stall_ns_left(w);
 
-	if (!w->timeout_ns || w->warned)
+	if (left == UINT64_MAX)
 		return NULL;
-	now = urcu__now_ns();
-	due = w->start_ns + w->timeout_ns;
-	left = due > now ? due - now : 0;
-	ts->tv_sec = (time_t) (left / 1000000000u);
-	ts->tv_nsec = (long) (left % 1000000000u);
+	*ts = urcu__ns_to_timespec(left);
 	return ts;
 }
 

@@ -42,6 +42,17 @@ static inline uint64_t urcu__now_ns(void)
 	return (uint64_t) ts.tv_sec * 1000000000u + (uint64_t) ts.tv_nsec;
 }
 
+/* @ns nanoseconds as a relative timeout for nanosleep() or FUTEX_WAIT. */
+static inline struct timespec urcu__ns_to_timespec(uint64_t ns)
+{
+	struct timespec ts = {
+		.tv_sec = (time_t) (ns / 1000000000u),
+		.tv_nsec = (long) (ns % 1000000000u),
+	};
+
+	return ts;
+}
+
 /* Add @n to a counter of this file; grace-period mutex held. */
 static inline void urcu__gp_stat_add(unsigned long *counter, unsigned long n)
 {

@@ -77,19 +77,10 @@ static inline void urcu__gp_scan(struct cds_list_head *waiting,
 static inline void urcu__gp_poll_sleep(uint64_t *delay_ns,
 		const struct urcu__stall_watch *stall)
 {
-	struct timespec ts, due;
-	const struct timespec *to_warning = urcu__stall_sleep_timeout(stall, &due);
-	uint64_t ns = *delay_ns;
+	uint64_t left = urcu__stall_ns_left(stall);
+	struct timespec ts = urcu__ns_to_timespec(left < *delay_ns ? left
+							       : *delay_ns);
 
-	if (to_warning) {
-		uint64_t left = (uint64_t) to_warning->tv_sec * 1000000000u
-				+ (uint64_t) to_warning->tv_nsec;
-
-		if (left < ns)
-			ns = left;
-	}
-	ts.tv_sec = (time_t) (ns / 1000000000u);
-	ts.tv_nsec = (long) (ns % 1000000000u);
 	(void) nanosleep(&ts, NULL);	/* EINTR: the loop re-scans anyway */
 	if (*delay_ns < URCU__GP_POLL_MAX_NS)
 		*delay_ns *= 2;
