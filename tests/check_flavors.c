@@ -742,26 +742,6 @@ static void *blocked_reader(void *arg)
 	return NULL;
 }
 
-/* Task state letter from /proc/self/task/<tid>/stat, or 0. */
-static char task_state(int tid)
-{
-	char path[64], buf[512], *p;
-	FILE *f;
-	size_t n;
-
-	snprintf(path, sizeof(path), "/proc/self/task/%d/stat", tid);
-	f = fopen(path, "r");
-	if (!f)
-		return 0;
-	n = fread(buf, 1, sizeof(buf) - 1, f);
-	fclose(f);
-	buf[n] = '\0';
-	p = strrchr(buf, ')');
-	if (!p || p[1] != ' ')
-		return 0;
-	return p[2];
-}
-
 START_TEST(test_signal_blocked_syscall)
 {
 	const struct test_flavor *tf = &test_flavor_signal;
@@ -779,7 +759,7 @@ START_TEST(test_signal_blocked_syscall)
 
 	/* Best effort: wait until the thread sleeps (in read()). */
 	deadline = harness_deadline(5.0);
-	while (task_state(atomic_load(&c.tid)) != 'S' && !harness_past(deadline))
+	while (harness_task_state(atomic_load(&c.tid)) != 'S' && !harness_past(deadline))
 		harness_sleep_ms(1);
 
 	for (i = 0; i < 5; i++)

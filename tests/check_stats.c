@@ -117,26 +117,6 @@ static void syncer_start(struct syncer *s, const struct stats_flavor *sf)
 	harness_spawn(&s->tid, syncer_fn, s);
 }
 
-/* Task state letter from /proc/self/task/<tid>/stat, or 0. */
-static char task_state(int tid)
-{
-	char path[64], buf[512], *p;
-	FILE *f;
-	size_t n;
-
-	snprintf(path, sizeof(path), "/proc/self/task/%d/stat", tid);
-	f = fopen(path, "r");
-	if (!f)
-		return 0;
-	n = fread(buf, 1, sizeof(buf) - 1, f);
-	fclose(f);
-	buf[n] = '\0';
-	p = strrchr(buf, ')');
-	if (!p || p[1] != ' ')
-		return 0;
-	return p[2];
-}
-
 /*
  * Wait until the syncer sleeps inside synchronize_rcu(), seen sleeping
  * on several polls in a row: it has then pushed its waiter record (the
@@ -153,7 +133,7 @@ static bool syncer_wait_blocked(struct syncer *s)
 	while (asleep < 5) {
 		if (harness_past(deadline) || atomic_load(&s->done))
 			return false;
-		asleep = task_state(tid) == 'S' ? asleep + 1 : 0;
+		asleep = harness_task_state(tid) == 'S' ? asleep + 1 : 0;
 		harness_sleep_ms(2);
 	}
 	return true;

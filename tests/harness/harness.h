@@ -47,6 +47,12 @@ void harness_sleep_ms(long ms);
  */
 bool harness_wait_flag(atomic_int *flag);
 
+/*
+ * Scheduler state letter of thread @tid of this process ('R', 'S', ...),
+ * from /proc/self/task/<tid>/stat, or 0 when it cannot be read.
+ */
+char harness_task_state(int tid);
+
 /* ------------------------------------------------------------------------
  * Threads, started and joined by the test thread: an error fails the test.
  */
