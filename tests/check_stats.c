@@ -392,6 +392,148 @@ START_TEST(test_readers)
 END_TEST
 
 /* ------------------------------------------------------------------------
+ * gp_reader_barriers: grace periods leave readers that move on by
+ * themselves alone (rcu/src/gp-observe.h).
+ */
+
+/* Does a grace period of this flavor interrupt running readers? */
+static bool barrier_interrupts(const struct stats_flavor *sf)
+{
+	if (sf == &stats_flavors[SF_SIGNAL])
+		return true;
+	return sf->uses_membarrier
+	       && get_stats(sf).membarrier == URCU_STATS_MEMBARRIER_SYSCALL;
+}
+
+/* A reader that runs empty sections back to back until stopped. */
+struct spinner {
+	const struct stats_flavor *sf;
+	pthread_t tid;
+	atomic_int running;
+	atomic_int stop;
+};
+
+static void *spinner_fn(void *arg)
+{
+	struct spinner *sp = arg;
+	const struct rcu_flavor_struct *fl = sp->sf->fl;
+
+	sp->sf->fl->register_thread();
+	while (!atomic_load_explicit(&sp->stop, memory_order_relaxed)) {
+		fl->read_lock();
+		fl->read_unlock();
+		if (sp->sf->is_qsbr)
+			fl->read_quiescent_state();
+		atomic_store_explicit(&sp->running, 1, memory_order_relaxed);
+	}
+	if (sp->sf->is_qsbr)
+		fl->thread_offline();
+	fl->unregister_thread();
+	return NULL;
+}
+
+static void spinner_start(struct spinner *sp, const struct stats_flavor *sf)
+{
+	memset(sp, 0, sizeof(*sp));
+	sp->sf = sf;
+	harness_spawn(&sp->tid, spinner_fn, sp);
+	ck_assert_msg(harness_wait_flag(&sp->running),
+		      "[%s] spinning reader never ran", sf->name);
+}
+
+static void spinner_stop(struct spinner *sp)
+{
+	atomic_store(&sp->stop, 1);
+	harness_join(sp->tid);
+}
+
+/*
+ * A reader that keeps entering sections moves on to the new epoch by
+ * itself: grace periods complete without interrupting it.  On a loaded
+ * machine the reader may be descheduled during some grace periods (those
+ * then interrupt it), so the test runs grace periods until one did not,
+ * bounded by the harness wait.  Flavors whose barrier is a local fence
+ * never count one.
+ */
+START_TEST(test_busy_reader_not_interrupted)
+{
+	const struct stats_flavor *sf = &stats_flavors[_i];
+	double deadline = harness_deadline(HARNESS_WAIT_S);
+	struct urcu_stats before, after;
+	struct spinner sp;
+
+	spinner_start(&sp, sf);
+	before = get_stats(sf);
+	do {
+		sf->fl->update_synchronize_rcu();
+		after = get_stats(sf);
+	} while (delta(after, before, gp_reader_barriers)
+		 == delta(after, before, gp_completed)
+		 && !harness_past(deadline));
+	spinner_stop(&sp);
+
+	ck_assert_msg(delta(after, before, gp_reader_barriers)
+		      < delta(after, before, gp_completed),
+		      "[%s] all %llu grace periods interrupted a reader that "
+		      "kept entering sections", sf->name,
+		      (unsigned long long) delta(after, before, gp_completed));
+	if (!barrier_interrupts(sf))
+		ck_assert_uint_eq(delta(after, before, gp_reader_barriers), 0);
+}
+END_TEST
+
+/*
+ * A registered reader that enters no section (this thread) never shows the
+ * new epoch: every grace period falls back to the barrier, for the
+ * flavors where it interrupts readers.
+ */
+START_TEST(test_idle_reader_interrupted)
+{
+	const struct stats_flavor *sf = &stats_flavors[_i];
+	struct urcu_stats before, after;
+	int i;
+
+	sf->fl->register_thread();
+	before = get_stats(sf);
+	for (i = 0; i < N_SYNC; i++)
+		sf->fl->update_synchronize_rcu();
+	after = get_stats(sf);
+	sf->fl->unregister_thread();
+
+	ck_assert_uint_eq(delta(after, before, gp_completed), N_SYNC);
+	ck_assert_uint_eq(delta(after, before, gp_reader_barriers),
+			  barrier_interrupts(sf) ? N_SYNC : 0);
+}
+END_TEST
+
+/*
+ * A reader moving on by itself does not end the grace period for another
+ * one still inside a section entered before it began.
+ */
+START_TEST(test_busy_reader_does_not_release_holder)
+{
+	const struct stats_flavor *sf = &stats_flavors[_i];
+	struct spinner sp;
+	struct holder h;
+	struct syncer a;
+
+	holder_start(&h, sf);
+	spinner_start(&sp, sf);
+	syncer_start(&a, sf);
+	ck_assert_msg(wait_gp_running(sf) > 0,
+		      "[%s] grace period never seen running", sf->name);
+	harness_sleep_ms(LATENCY_MS);
+	ck_assert_msg(!atomic_load(&a.done),
+		      "[%s] grace period ended with a reader inside a section "
+		      "entered before it", sf->name);
+	holder_stop(&h);
+	harness_join(a.tid);
+	spinner_stop(&sp);
+	ck_assert_int_eq(atomic_load(&a.done), 1);
+}
+END_TEST
+
+/* ------------------------------------------------------------------------
  * call_rcu() and rcu_barrier().
  */
 
@@ -779,6 +921,12 @@ static Suite *stats_suite(void)
 	tcase_add_loop_test(tc, test_call_rcu, 0, N_STATS_FLAVORS);
 	tcase_add_loop_test(tc, test_default_worker, 0, N_STATS_FLAVORS);
 	tcase_add_loop_test(tc, test_membarrier_mode, 0, N_STATS_FLAVORS);
+	tcase_add_loop_test(tc, test_busy_reader_not_interrupted, 0,
+			    N_STATS_FLAVORS);
+	tcase_add_loop_test(tc, test_idle_reader_interrupted, 0,
+			    N_STATS_FLAVORS);
+	tcase_add_loop_test(tc, test_busy_reader_does_not_release_holder, 0,
+			    N_STATS_FLAVORS);
 
 	tc = harness_tcase(s, "process", 30);
 	tcase_add_loop_test(tc, test_membarrier_fallback_reported, 0,

@@ -32,6 +32,12 @@ struct urcu__gp_stats {
 	unsigned long sync_shared;
 	/* Grace periods that printed a stall warning (gp-stall.h). */
 	unsigned long stall_warnings;
+	/*
+	 * Grace periods that interrupted running readers (membarrier(2),
+	 * SIGRCU) because some reader did not move on by itself
+	 * (gp-observe.h).
+	 */
+	unsigned long reader_barriers;
 };
 
 static inline uint64_t urcu__now_ns(void)

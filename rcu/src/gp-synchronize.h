@@ -4,12 +4,16 @@
  * Derivation.  A grace period must not end before every read-side section
  * that was running when it started has ended.  The updater:
  *
- *   (a) runs the flavor's "master" barrier: a full fence on its own CPU
+ *   (a) advances the epoch with a release store;
+ *   (b) runs the flavor's "master" barrier: a full fence on its own CPU
  *       (mb, qsbr) or on every CPU running a thread of the process (memb
  *       via membarrier, signal via SIGRCU, bp);
- *   (b) advances the epoch with a release store;
  *   (c) waits until no registered reader holds the new epoch back
  *       (urcu__gp_wait_for_readers), reading reader words with acquire.
+ *
+ * Where (b) interrupts readers, the updater first watches them between (a)
+ * and (b), and spares the barrier and the wait to every reader it sees
+ * enter a section under the new epoch by itself (gp-observe.h).
  *
  * A reader entering a section stores its word, then runs its own barrier,
  * then loads the protected data.  Take a reader section S running when the
@@ -19,10 +23,10 @@
  *     than the new one, and (c) waits for S's release store at exit; the
  *     acquire load that sees it puts all of S before the return.
  *   - If the scan reads a word older than S's entry (S's store not yet
- *     visible), then by the store-buffer argument over the barriers of (a)
+ *     visible), then by the store-buffer argument over the barriers of (b)
  *     and of the reader, S's loads come after R, so S cannot hold a
  *     reference to what R removed.
- *   - If S loaded the new epoch, that load read from (b), which follows R:
+ *   - If S loaded the new epoch, that load read from (a), which follows R:
  *     acquire ordering makes R visible to S.
  *
  * No barrier is needed after (c): the acquire loads already order the
@@ -47,6 +51,7 @@
 #include <urcu/static/urcu-common.h>
 
 #include "die.h"
+#include "gp-observe.h"
 #include "gp-stall.h"
 #include "gp-stats.h"
 #include "gp-waiters.h"
@@ -70,6 +75,12 @@ struct urcu__gp_ops {
 	 */
 	void (*sleep_mb)(struct cds_list_head *waiting,
 			 struct urcu__stall_watch *stall);
+	/*
+	 * Whether @master_mb interrupts running readers (membarrier(2),
+	 * SIGRCU), so that readers are watched first (gp-observe.h); NULL
+	 * when it is a local fence.
+	 */
+	bool (*interrupts_readers)(void);
 	/* Epoch increment (keeps the constant low bits of gp->ctr). */
 	unsigned long epoch_step;
 	/* Flavor name, and what a reader holding a grace period is doing. */
@@ -92,6 +103,8 @@ struct urcu__gp_state {
 	 * with relaxed atomics in case a grace period runs that early.
 	 */
 	uint64_t stall_timeout_ns;
+	/* Last look at the readers (gp-observe.h), written under @lock. */
+	uint64_t last_look_ns;
 };
 
 #define URCU__GP_STATE_INIT	{ .lock = PTHREAD_MUTEX_INITIALIZER }
@@ -140,8 +153,11 @@ static inline uint64_t urcu__gp_run(struct urcu__gp_state *st,
 		struct urcu__registry *reg, struct urcu_gp *gp,
 		const struct urcu__gp_ops *ops, struct urcu__stall_watch *stall)
 {
+	CDS_LIST_HEAD(waiting);
+	CDS_LIST_HEAD(done);
 	unsigned long next;
 	uint64_t start = 0;
+	bool interrupts;
 
 	urcu__mutex_lock(&reg->lock);
 	if (!cds_list_empty(&reg->readers))
@@ -152,17 +168,29 @@ static inline uint64_t urcu__gp_run(struct urcu__gp_state *st,
 	if (!start)
 		goto out;	/* invariant 4 */
 	stall->start_ns = start;
-	ops->master_mb(&reg->readers, stall);
+	interrupts = ops->interrupts_readers && ops->interrupts_readers();
 	/* Plain read: we are the only writer (invariant 1). */
 	next = gp->ctr + ops->epoch_step;
 	/*
 	 * Release: pairs with the acquire load of gp->ctr in the read side
-	 * (case 3 of the derivation above).
+	 * (case 3 of the derivation above, and gp-observe.h).
 	 */
 	__atomic_store_n(&gp->ctr, next, __ATOMIC_RELEASE);
-	urcu__gp_wait_for_readers(&reg->readers, &reg->lock,
-				  ops->sleep_mb ? &gp->futex : NULL,
-				  next, ops->holds_gp, ops->sleep_mb, stall);
+	cds_list_splice(&reg->readers, &waiting);
+	CDS_INIT_LIST_HEAD(&reg->readers);
+	if (interrupts)
+		urcu__gp_observe(&waiting, &done, next, ops->epoch_step, start,
+				 &st->last_look_ns);
+	if (!cds_list_empty(&waiting)) {
+		ops->master_mb(&waiting, stall);
+		if (interrupts)
+			urcu__gp_stat_add(&st->stats.reader_barriers, 1);
+		urcu__gp_wait_for_readers(&waiting, &done, &reg->lock,
+					  ops->sleep_mb ? &gp->futex : NULL,
+					  next, ops->holds_gp, ops->sleep_mb,
+					  stall);
+	}
+	cds_list_splice(&done, &reg->readers);
 out:
 	urcu__mutex_unlock(&reg->lock);
 	return start;

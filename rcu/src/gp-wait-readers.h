@@ -31,9 +31,10 @@
  * The registry lock is held while scanning and dropped while sleeping, so
  * threads can register (new readers never hold the grace period) and
  * unregister (they unlink themselves from whichever list holds them) in
- * the meantime.  Readers are moved from the spliced-out "waiting" list to a
- * "quiescent" list as they are seen done, so each reader is re-read only
- * while it still matters, and both lists return to the registry at the end.
+ * the meantime.  Readers are moved from the "waiting" list the caller
+ * spliced out of the registry to its "done" list as they are seen
+ * finished, so each reader is re-read only while it still matters; the
+ * caller returns both lists to the registry.
  */
 #ifndef URCU_SRC_GP_WAIT_READERS_H
 #define URCU_SRC_GP_WAIT_READERS_H
@@ -87,13 +88,15 @@ static inline void urcu__gp_poll_sleep(uint64_t *delay_ns,
 }
 
 /*
- * Called with @registry_lock held; returns with it held.  @futex is the
- * flavor's gp futex word, only ever set to -1 by this function (the
- * caller holds the flavor's grace-period mutex, so one updater at a time),
- * or NULL when readers never wake the updater (bp): then poll.
- * @stall watches this grace period for stall warnings.
+ * Wait until no reader of @waiting holds @gp_ctr, moving each to @done as
+ * it is seen finished.  Called with @registry_lock held; returns with it
+ * held.  @futex is the flavor's gp futex word, only ever set to -1 by this
+ * function (the caller holds the flavor's grace-period mutex, so one
+ * updater at a time), or NULL when readers never wake the updater (bp):
+ * then poll.  @stall watches this grace period for stall warnings.
  */
-static inline void urcu__gp_wait_for_readers(struct cds_list_head *registry,
+static inline void urcu__gp_wait_for_readers(struct cds_list_head *waiting,
+		struct cds_list_head *done,
 		pthread_mutex_t *registry_lock, int32_t *futex,
 		unsigned long gp_ctr,
 		bool (*holds_gp)(struct cds_list_head *node, unsigned long gp_ctr),
@@ -102,17 +105,13 @@ static inline void urcu__gp_wait_for_readers(struct cds_list_head *registry,
 		struct urcu__stall_watch *stall)
 {
 	struct timespec timeout;
-	CDS_LIST_HEAD(waiting);
-	CDS_LIST_HEAD(done);
 	unsigned int spins = 0;
 	bool armed = false, ever_armed = false;
 	uint64_t poll_ns = URCU__GP_POLL_MIN_NS;
 
-	cds_list_splice(registry, &waiting);
-	CDS_INIT_LIST_HEAD(registry);
 	for (;;) {
-		urcu__gp_scan(&waiting, &done, gp_ctr, holds_gp);
-		if (cds_list_empty(&waiting))
+		urcu__gp_scan(waiting, done, gp_ctr, holds_gp);
+		if (cds_list_empty(waiting))
 			break;
 		if (spins < URCU__GP_READER_SPINS) {
 			spins++;
@@ -123,7 +122,7 @@ static inline void urcu__gp_wait_for_readers(struct cds_list_head *registry,
 			urcu__mutex_unlock(registry_lock);
 			urcu__gp_poll_sleep(&poll_ns, stall);
 			urcu__mutex_lock(registry_lock);
-			urcu__stall_check(stall, &waiting, gp_ctr, holds_gp);
+			urcu__stall_check(stall, waiting, gp_ctr, holds_gp);
 			continue;
 		}
 		if (!armed) {
@@ -133,7 +132,7 @@ static inline void urcu__gp_wait_for_readers(struct cds_list_head *registry,
 			 * a reader's exit store and its futex load.
 			 */
 			__atomic_store_n(futex, -1, __ATOMIC_RELAXED);
-			sleep_mb(&waiting, stall);
+			sleep_mb(waiting, stall);
 			armed = ever_armed = true;
 			continue;	/* re-scan once before sleeping */
 		}
@@ -147,13 +146,12 @@ static inline void urcu__gp_wait_for_readers(struct cds_list_head *registry,
 				     NULL, 0);
 		urcu__mutex_lock(registry_lock);
 		armed = false;		/* a waker reset it, or re-arm anyway */
-		urcu__stall_check(stall, &waiting, gp_ctr, holds_gp);
+		urcu__stall_check(stall, waiting, gp_ctr, holds_gp);
 	}
 	if (ever_armed) {
 		/* Relaxed: readers only use it to decide whether to wake us. */
 		__atomic_store_n(futex, 0, __ATOMIC_RELAXED);
 	}
-	cds_list_splice(&done, registry);
 }
 
 #endif /* URCU_SRC_GP_WAIT_READERS_H */

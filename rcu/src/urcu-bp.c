@@ -31,11 +31,18 @@ static void master_mb(struct cds_list_head *readers,
 	urcu__membarrier_master_mb(&urcu_bp_has_sys_membarrier);
 }
 
+static bool master_mb_interrupts(void)
+{
+	/* Relaxed: written once at initialisation (membarrier.h). */
+	return __atomic_load_n(&urcu_bp_has_sys_membarrier, __ATOMIC_RELAXED);
+}
+
 /* No sleep_mb: bp readers do not wake the updater, it polls them. */
 static const struct urcu__gp_ops gp_ops = {
 	.master_mb = master_mb,
 	.holds_gp = urcu__section_holds_gp,
 	.sleep_mb = NULL,
+	.interrupts_readers = master_mb_interrupts,
 	.epoch_step = URCU_GP_EPOCH_STEP,
 	.name = URCU__FLAVOR_STR,
 	.holding = "inside a read-side critical section",

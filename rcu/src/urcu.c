@@ -45,10 +45,26 @@ static void master_mb(struct cds_list_head *readers,
 #endif
 }
 
+#if defined(RCU_MEMBARRIER)
+static bool master_mb_interrupts(void)
+{
+	/* Relaxed: written once at initialisation (membarrier.h). */
+	return __atomic_load_n(&urcu_memb_has_sys_membarrier, __ATOMIC_RELAXED);
+}
+#elif defined(RCU_SIGNAL)
+static bool master_mb_interrupts(void)
+{
+	return true;
+}
+#else
+#define master_mb_interrupts	NULL	/* mb: a local fence */
+#endif
+
 static const struct urcu__gp_ops gp_ops = {
 	.master_mb = master_mb,
 	.holds_gp = urcu__section_holds_gp,
 	.sleep_mb = master_mb,
+	.interrupts_readers = master_mb_interrupts,
 	.epoch_step = URCU_GP_EPOCH_STEP,
 	.name = URCU__FLAVOR_STR,
 	.holding = "inside a read-side critical section",

@@ -86,6 +86,15 @@ struct urcu_stats {
 
 	/* enum urcu_stats_membarrier. */
 	int membarrier;
+
+	/*
+	 * Grace periods that interrupted running readers (membarrier(2)
+	 * IPIs for memb and bp, SIGRCU for signal) because a reader did not
+	 * enter a section under the new epoch by itself within a few
+	 * microseconds.  Always 0 for mb and qsbr, and for memb and bp on
+	 * the fence fallback, whose barrier interrupts nobody.
+	 */
+	uint64_t gp_reader_barriers;
 };
 
 /* urcu_stats_worker.flags */

@@ -152,11 +152,14 @@ static inline void _urcu_common_read_lock(struct urcu_reader *r,
 		 * Acquire: pairs with the release store that advanced the
 		 * epoch in synchronize_rcu, so that once we see a new epoch we
 		 * also see every removal done before that grace period began.
-		 * The store of our word is relaxed: only we write it.
+		 * Release on our word, as on every store to it: an updater
+		 * whose acquire load sees the new epoch here is done with us,
+		 * our earlier sections included (rcu/src/gp-observe.h).  On
+		 * x86 a release store is a plain store.
 		 */
 		__atomic_store_n(&r->ctr,
 			__atomic_load_n(&gp->ctr, __ATOMIC_ACQUIRE),
-			__ATOMIC_RELAXED);
+			__ATOMIC_RELEASE);
 		/*
 		 * Orders the store of our word before every load in the
 		 * critical section (store-load).  Paired with the updater's
@@ -169,7 +172,7 @@ static inline void _urcu_common_read_lock(struct urcu_reader *r,
 			(tmp & URCU_GP_CTR_NEST_MASK) != URCU_GP_CTR_NEST_MASK,
 			"rcu_read_lock() nested too deeply");
 		/* Nested: only the nesting bits change, epoch is kept. */
-		__atomic_store_n(&r->ctr, tmp + URCU_GP_COUNT, __ATOMIC_RELAXED);
+		__atomic_store_n(&r->ctr, tmp + URCU_GP_COUNT, __ATOMIC_RELEASE);
 	}
 }
 
@@ -197,7 +200,8 @@ static inline void _urcu_common_read_unlock(struct urcu_reader *r,
 	} else {
 		_urcu_misuse_check_lib(tmp & URCU_GP_CTR_NEST_MASK,
 			"rcu_read_unlock() without matching rcu_read_lock()");
-		__atomic_store_n(&r->ctr, tmp - URCU_GP_COUNT, __ATOMIC_RELAXED);
+		/* Release: as every store to the word (see the lock). */
+		__atomic_store_n(&r->ctr, tmp - URCU_GP_COUNT, __ATOMIC_RELEASE);
 	}
 	/* Keep the section's end from moving past following code. */
 	cmm_barrier();

@@ -1,0 +1,132 @@
+/*
+ * gp-observe.h: grace periods that leave busy readers alone.
+ *
+ * In the memb, bp and signal flavors the master barrier interrupts every
+ * running reader: an IPI from membarrier(2), or SIGRCU and its handler.
+ * On a reader that runs sections back to back that costs microseconds per
+ * grace period, so an updater calling synchronize_rcu() in a loop takes
+ * most of the reader's CPU.  Yet a busy reader tells us by itself when it
+ * no longer needs the barrier: once the updater has advanced the epoch, the
+ * reader's next outermost rcu_read_lock() copies the new epoch into its
+ * word, and the epoch stays there after the section ends.  Seeing the new
+ * epoch in a reader's word is enough to be done with that reader:
+ *
+ *  - its sections from then on loaded the new epoch (or a later one) with
+ *    acquire, from the updater's release store that follows every removal
+ *    made before the grace period (case 3 in gp-synchronize.h);
+ *  - its earlier sections ended before the store we read: each ended with
+ *    a release store to the word, and every later store to the word is a
+ *    release too (urcu-common.h), so our acquire load of a word holding
+ *    the new epoch puts all of them before whatever follows the grace
+ *    period.
+ *
+ * So, with the epoch advanced, the updater first watches the readers for
+ * up to URCU__GP_OBSERVE_NS.  Those seen under the new epoch are done;
+ * only the others get the master barrier and the ordinary wait
+ * (gp-wait-readers.h).  The barrier coming after the epoch store instead
+ * of before changes nothing in the store-buffer argument: the removals
+ * precede both.
+ *
+ * The watch is worth it only for readers that run sections.  A reader
+ * whose word shows no section since the previous epoch began (the
+ * previous grace period) is likely blocked elsewhere, in epoll_wait() or
+ * on a lock; it would not move on by itself, and a reader that is not
+ * running costs the barrier nothing.  The watch ends as soon as only such
+ * readers are left.  A reader inside a section entered under the old epoch
+ * is watched: the grace period waits for it anyway.
+ */
+#ifndef URCU_SRC_GP_OBSERVE_H
+#define URCU_SRC_GP_OBSERVE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <urcu/arch.h>
+#include <urcu/list.h>
+#include <urcu/static/urcu-common.h>
+
+#include "gp-stats.h"
+
+/*
+ * Looking at a busy reader's word costs that reader a cache miss (its next
+ * store must take the line back), and the new epoch another one.  Looks
+ * are paced so that this stays a few percent of a busy reader's time even
+ * when synchronize_rcu() runs back to back: the first look comes
+ * URCU__GP_OBSERVE_FIRST_NS after the epoch store (time for a busy reader
+ * to pass through a section), but no sooner than URCU__GP_OBSERVE_GAP_NS
+ * after the previous look, and at most URCU__GP_OBSERVE_LOOKS looks are
+ * taken before falling back to the barrier.
+ */
+#define URCU__GP_OBSERVE_FIRST_NS	1000
+#define URCU__GP_OBSERVE_GAP_NS		(10 * 1000)
+#define URCU__GP_OBSERVE_LOOKS		2
+
+/* Epoch bits of a reader word or of the grace-period word. */
+static inline unsigned long urcu__epoch_of(unsigned long word)
+{
+	return word & ~URCU_GP_CTR_NEST_MASK;
+}
+
+/*
+ * Move the readers of @waiting whose word shows epoch @gp_ctr (or later)
+ * to @done.  Returns whether a reader left in @waiting still looks busy:
+ * inside a section, or last entered one during the previous epoch.
+ */
+static inline bool urcu__gp_observe_scan(struct cds_list_head *waiting,
+		struct cds_list_head *done, unsigned long gp_ctr,
+		unsigned long epoch_step)
+{
+	unsigned long now = urcu__epoch_of(gp_ctr);
+	struct cds_list_head *pos, *tmp;
+	bool busy = false;
+
+	cds_list_for_each_safe(pos, tmp, waiting) {
+		struct urcu_reader *r =
+			cds_list_entry(pos, struct urcu_reader, node);
+		/*
+		 * Acquire: pairs with the release stores of the reader word
+		 * (_urcu_common_read_lock/unlock): a word showing the new
+		 * epoch puts the reader's earlier sections before our return.
+		 */
+		unsigned long v = __atomic_load_n(&r->ctr, __ATOMIC_ACQUIRE);
+		long age = (long) (now - urcu__epoch_of(v));
+
+		if (age <= 0)
+			cds_list_move(pos, done);
+		else if ((v & URCU_GP_CTR_NEST_MASK)
+			 || age <= (long) epoch_step)
+			busy = true;
+	}
+	return busy;
+}
+
+/*
+ * Watch @waiting (registry lock held) after the epoch became @gp_ctr at
+ * @start_ns, moving readers that move on by themselves to @done; returns
+ * with @waiting holding those that did not.  @last_look_ns: time of the
+ * previous look, kept by the caller across grace periods (under the
+ * grace-period mutex).
+ */
+static inline void urcu__gp_observe(struct cds_list_head *waiting,
+		struct cds_list_head *done, unsigned long gp_ctr,
+		unsigned long epoch_step, uint64_t start_ns,
+		uint64_t *last_look_ns)
+{
+	uint64_t at = start_ns + URCU__GP_OBSERVE_FIRST_NS;
+	int looks;
+
+	if (at < *last_look_ns + URCU__GP_OBSERVE_GAP_NS)
+		at = *last_look_ns + URCU__GP_OBSERVE_GAP_NS;
+	for (looks = 0; looks < URCU__GP_OBSERVE_LOOKS; looks++) {
+		uint64_t now;
+
+		while ((now = urcu__now_ns()) < at)
+			caa_cpu_relax();
+		*last_look_ns = now;
+		if (!urcu__gp_observe_scan(waiting, done, gp_ctr, epoch_step))
+			break;
+		at = now + URCU__GP_OBSERVE_GAP_NS;
+	}
+}
+
+#endif /* URCU_SRC_GP_OBSERVE_H */
