@@ -197,7 +197,7 @@ static inline void urcu__synchronize_outside_section(
 			     "for the caller forever");
 	parked = urcu__offline_for_wait();
 	urcu__synchronize(&urcu__flavor_gp_state, &urcu__flavor_registry,
-			  &rcu_gp, ops);
+			  &rcu_gp, ops, &URCU_TLS(rcu_reader));
 	urcu__online_after_wait(parked);
 }
 #endif

@@ -21,7 +21,7 @@
  *    period.
  *
  * So, with the epoch advanced, the updater first watches the readers for
- * up to URCU__GP_OBSERVE_NS.  Those seen under the new epoch are done;
+ * a few looks (paced, below).  Those seen under the new epoch are done;
  * only the others get the master barrier and the ordinary wait
  * (gp-wait-readers.h).  The barrier coming after the epoch store instead
  * of before changes nothing in the store-buffer argument: the removals
@@ -55,11 +55,20 @@
  * URCU__GP_OBSERVE_FIRST_NS after the epoch store (time for a busy reader
  * to pass through a section), but no sooner than URCU__GP_OBSERVE_GAP_NS
  * after the previous look, and at most URCU__GP_OBSERVE_LOOKS looks are
- * taken before falling back to the barrier.
+ * taken before falling back to the barrier.  A look at an idle reader
+ * costs it nothing, so when the previous grace period found every reader
+ * idle, the first look comes at once, and if it finds them idle again the
+ * barrier follows without waiting.
  */
 #define URCU__GP_OBSERVE_FIRST_NS	1000
 #define URCU__GP_OBSERVE_GAP_NS		(10 * 1000)
 #define URCU__GP_OBSERVE_LOOKS		2
+
+/* What the watch remembers between grace periods (gp mutex held). */
+struct urcu__gp_observer {
+	uint64_t last_look_ns;	/* time of the last look */
+	bool saw_busy;		/* the last grace period found a busy reader */
+};
 
 /* Epoch bits of a reader word or of the grace-period word. */
 static inline unsigned long urcu__epoch_of(unsigned long word)
@@ -68,13 +77,14 @@ static inline unsigned long urcu__epoch_of(unsigned long word)
 }
 
 /*
- * Move the readers of @waiting whose word shows epoch @gp_ctr (or later)
- * to @done.  Returns whether a reader left in @waiting still looks busy:
- * inside a section, or last entered one during the previous epoch.
+ * One look: move the readers of @waiting whose word shows epoch @gp_ctr
+ * (or later) to @done, and note in @obs whether one of them or of those
+ * left looks busy: inside a section, or last entered one during the
+ * previous epoch.  Returns whether a busy one is left in @waiting.
  */
-static inline bool urcu__gp_observe_scan(struct cds_list_head *waiting,
+static inline bool urcu__gp_observe_look(struct cds_list_head *waiting,
 		struct cds_list_head *done, unsigned long gp_ctr,
-		unsigned long epoch_step)
+		unsigned long epoch_step, struct urcu__gp_observer *obs)
 {
 	unsigned long now = urcu__epoch_of(gp_ctr);
 	struct cds_list_head *pos, *tmp;
@@ -91,41 +101,52 @@ static inline bool urcu__gp_observe_scan(struct cds_list_head *waiting,
 		unsigned long v = __atomic_load_n(&r->ctr, __ATOMIC_ACQUIRE);
 		long age = (long) (now - urcu__epoch_of(v));
 
-		if (age <= 0)
+		if (age <= 0) {
 			cds_list_move(pos, done);
-		else if ((v & URCU_GP_CTR_NEST_MASK)
-			 || age <= (long) epoch_step)
+			obs->saw_busy = true;
+		} else if ((v & URCU_GP_CTR_NEST_MASK)
+			   || age <= (long) epoch_step) {
 			busy = true;
+		}
 	}
+	if (busy)
+		obs->saw_busy = true;
 	return busy;
 }
 
 /*
  * Watch @waiting (registry lock held) after the epoch became @gp_ctr at
  * @start_ns, moving readers that move on by themselves to @done; returns
- * with @waiting holding those that did not.  @last_look_ns: time of the
- * previous look, kept by the caller across grace periods (under the
- * grace-period mutex).
+ * with @waiting holding those that did not.
  */
 static inline void urcu__gp_observe(struct cds_list_head *waiting,
 		struct cds_list_head *done, unsigned long gp_ctr,
 		unsigned long epoch_step, uint64_t start_ns,
-		uint64_t *last_look_ns)
+		struct urcu__gp_observer *obs)
 {
 	uint64_t at = start_ns + URCU__GP_OBSERVE_FIRST_NS;
-	int looks;
+	int looks = 0;
 
-	if (at < *last_look_ns + URCU__GP_OBSERVE_GAP_NS)
-		at = *last_look_ns + URCU__GP_OBSERVE_GAP_NS;
-	for (looks = 0; looks < URCU__GP_OBSERVE_LOOKS; looks++) {
-		uint64_t now;
+	if (!obs->saw_busy) {
+		obs->last_look_ns = start_ns;
+		if (!urcu__gp_observe_look(waiting, done, gp_ctr, epoch_step,
+					   obs))
+			return;
+		looks++;
+	} else if (at < obs->last_look_ns + URCU__GP_OBSERVE_GAP_NS) {
+		at = obs->last_look_ns + URCU__GP_OBSERVE_GAP_NS;
+	}
+	obs->saw_busy = false;
+	for (; looks < URCU__GP_OBSERVE_LOOKS; looks++) {
+		uint64_t t;
 
-		while ((now = urcu__now_ns()) < at)
+		while ((t = urcu__now_ns()) < at)
 			caa_cpu_relax();
-		*last_look_ns = now;
-		if (!urcu__gp_observe_scan(waiting, done, gp_ctr, epoch_step))
+		obs->last_look_ns = t;
+		if (!urcu__gp_observe_look(waiting, done, gp_ctr, epoch_step,
+					   obs))
 			break;
-		at = now + URCU__GP_OBSERVE_GAP_NS;
+		at = t + URCU__GP_OBSERVE_GAP_NS;
 	}
 }
 

@@ -103,8 +103,8 @@ struct urcu__gp_state {
 	 * with relaxed atomics in case a grace period runs that early.
 	 */
 	uint64_t stall_timeout_ns;
-	/* Last look at the readers (gp-observe.h), written under @lock. */
-	uint64_t last_look_ns;
+	/* State of the watch over readers (gp-observe.h), under @lock. */
+	struct urcu__gp_observer observer;
 };
 
 #define URCU__GP_STATE_INIT	{ .lock = PTHREAD_MUTEX_INITIALIZER }
@@ -148,10 +148,12 @@ static inline void urcu__gp_seq_begin(struct urcu__gp_state *st)
  * time, or 0 when no reader was registered: then there is nothing to wait
  * for (invariant 4) and nothing to time, and the clock is not read (two
  * clock_gettime() calls would be most of such a grace period's cost).
+ * @caller: the calling thread's reader record, registered or not.
  */
 static inline uint64_t urcu__gp_run(struct urcu__gp_state *st,
 		struct urcu__registry *reg, struct urcu_gp *gp,
-		const struct urcu__gp_ops *ops, struct urcu__stall_watch *stall)
+		const struct urcu__gp_ops *ops, struct urcu__stall_watch *stall,
+		struct urcu_reader *caller)
 {
 	CDS_LIST_HEAD(waiting);
 	CDS_LIST_HEAD(done);
@@ -178,9 +180,18 @@ static inline uint64_t urcu__gp_run(struct urcu__gp_state *st,
 	__atomic_store_n(&gp->ctr, next, __ATOMIC_RELEASE);
 	cds_list_splice(&reg->readers, &waiting);
 	CDS_INIT_LIST_HEAD(&reg->readers);
-	if (interrupts)
+	if (interrupts) {
+		/*
+		 * The caller's own record, when registered: it is outside any
+		 * section (checked by the flavor), and its own accesses are
+		 * ordered by program order, so it needs neither the barrier
+		 * nor watching.
+		 */
+		if (caller->registered)
+			cds_list_move(&caller->node, &done);
 		urcu__gp_observe(&waiting, &done, next, ops->epoch_step, start,
-				 &st->last_look_ns);
+				 &st->observer);
+	}
 	if (!cds_list_empty(&waiting)) {
 		ops->master_mb(&waiting, stall);
 		if (interrupts)
@@ -196,10 +207,13 @@ out:
 	return start;
 }
 
-/* synchronize_rcu() body: share a grace period with concurrent callers. */
+/*
+ * synchronize_rcu() body: share a grace period with concurrent callers.
+ * @caller: the calling thread's reader record.
+ */
 static inline void urcu__synchronize(struct urcu__gp_state *st,
 		struct urcu__registry *reg, struct urcu_gp *gp,
-		const struct urcu__gp_ops *ops)
+		const struct urcu__gp_ops *ops, struct urcu_reader *caller)
 {
 	struct urcu__gp_waiter self;
 	struct urcu__gp_waiter *batch;
@@ -220,7 +234,7 @@ static inline void urcu__synchronize(struct urcu__gp_state *st,
 		.holding = ops->holding,
 		.warnings = &st->stats.stall_warnings,
 	};
-	start = urcu__gp_run(st, reg, gp, ops, &stall);
+	start = urcu__gp_run(st, reg, gp, ops, &stall, caller);
 	/* Before the wake-ups: a woken caller sees itself counted. */
 	urcu__gp_stats_end(&st->stats, start, batch);
 	/* Release: pairs with the acquire load in urcu__gp_seq(). */

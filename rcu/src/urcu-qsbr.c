@@ -57,7 +57,7 @@ URCU_API void synchronize_rcu(void)
 	/* An online caller would otherwise wait for itself. */
 	was_online = urcu__offline_for_wait();
 	urcu__synchronize(&urcu__flavor_gp_state, &urcu__flavor_registry, &rcu_gp,
-			  &gp_ops);
+			  &gp_ops, &URCU_TLS(rcu_reader));
 	urcu__online_after_wait(was_online);
 }
 
