@@ -838,45 +838,54 @@ START_TEST(test_bp_unregistered_reader)
 END_TEST
 
 /*
- * A bp grace period that waits for a reader polls it: it never arms the
- * futex word that readers of the other flavors wake, since a bp unlock is
- * only a barrier and a store.  Watch the word from a third thread while
- * synchronize_rcu() waits out a long section.
+ * A grace period that waits for a reader polls it, except in QSBR: it
+ * never arms the futex word that QSBR readers wake, since an unlock of
+ * the other flavors is only a barrier and a store.  Watch the word from a
+ * third thread while synchronize_rcu() waits out a long section.  QSBR's
+ * updater sleeps on that word instead, and must be seen arming it.
  */
 struct futex_watch {
+	int32_t *word;
 	atomic_int stop;
 	atomic_int armed_seen;
 };
 
-static void *watch_bp_futex(void *arg)
+static void *watch_gp_futex(void *arg)
 {
 	struct futex_watch *w = arg;
 
 	while (!atomic_load(&w->stop)) {
 		/* Relaxed: the library writes it with relaxed atomics too. */
-		if (__atomic_load_n(test_bp_gp_futex, __ATOMIC_RELAXED) == -1)
+		if (__atomic_load_n(w->word, __ATOMIC_RELAXED) == -1)
 			atomic_store(&w->armed_seen, 1);
 		sched_yield();
 	}
 	return NULL;
 }
 
-START_TEST(test_bp_updater_polls)
+START_TEST(test_updater_polls)
 {
+	const struct test_flavor *tf = test_flavors[_i];
 	struct futex_watch w;
 	struct hold_ctx c;
 	pthread_t watcher;
 	int left;
 
 	memset(&w, 0, sizeof(w));
-	harness_spawn(&watcher, watch_bp_futex, &w);
-	left = gp_vs_holding_reader(&test_flavor_bp, &c);
+	w.word = tf->gp_futex;
+	harness_spawn(&watcher, watch_gp_futex, &w);
+	left = gp_vs_holding_reader(tf, &c);
 	atomic_store(&w.stop, 1);
 	harness_join(watcher);
-	ck_assert_msg(left, "bp synchronize_rcu returned while the reader "
-		      "was still inside");
-	ck_assert_msg(!atomic_load(&w.armed_seen),
-		      "bp updater armed the gp futex: bp readers never wake it");
+	ck_assert_msg(left, "[%s] synchronize_rcu returned while the reader "
+		      "was still inside", tf->name);
+	if (tf->is_qsbr)
+		ck_assert_msg(atomic_load(&w.armed_seen),
+			      "[qsbr] updater never slept on the gp futex");
+	else
+		ck_assert_msg(!atomic_load(&w.armed_seen),
+			      "[%s] updater armed the gp futex: its readers "
+			      "never wake it", tf->name);
 }
 END_TEST
 
@@ -1186,7 +1195,7 @@ static Suite *flavors_suite(void)
 	tcase_add_test(tc, test_memb_forced_fallback);
 	tcase_add_test(tc, test_memb_default);
 	tcase_add_test(tc, test_bp_unregistered_reader);
-	tcase_add_test(tc, test_bp_updater_polls);
+	tcase_add_loop_test(tc, test_updater_polls, 0, N_TEST_FLAVORS);
 
 	/*
 	 * A registered signal-flavor thread blocked in read() while grace

@@ -34,7 +34,7 @@
  *
  * Invariants:
  *  1. Only the holder of the flavor's gp mutex writes gp->ctr and sets
- *     gp->futex to -1 (never, for bp: see gp-wait-readers.h).
+ *     gp->futex to -1 (QSBR only: see gp-wait-readers.h).
  *  2. The registry lock is held whenever a reader list is walked.
  *  3. gp->ctr never takes the value 0 and its nesting bits never change,
  *     so "word == 0" (or zero nesting bits) always means "not in a section".
@@ -70,8 +70,8 @@ struct urcu__gp_ops {
 	bool (*holds_gp)(struct cds_list_head *node, unsigned long gp_ctr);
 	/*
 	 * Barrier between arming the futex and re-scanning @waiting; NULL
-	 * when the flavor's readers never wake the updater (bp), which then
-	 * polls (gp-wait-readers.h).
+	 * when the flavor's readers never wake the updater (all but QSBR),
+	 * which then polls (gp-wait-readers.h).
 	 */
 	void (*sleep_mb)(struct cds_list_head *waiting,
 			 struct urcu__stall_watch *stall);

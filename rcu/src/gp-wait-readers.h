@@ -8,21 +8,22 @@
  * state in the new epoch).
  *
  * Waiting is adaptive: re-scan with caa_cpu_relax() for a while, then sleep.
- * Most flavors sleep on their futex word.  To sleep safely the updater
- * stores -1 in the futex, runs @sleep_mb (a barrier that orders that store
- * before the next scan on the readers' side too), re-scans, and only then
- * sleeps.  Readers leaving their section store their word, run their
- * barrier, and wake the futex if it is -1 (_urcu_common_wake_up_gp).  That
- * store/barrier/load pair on both sides means a reader cannot leave
- * unnoticed while the updater goes to sleep.
  *
- * The bp flavor passes no futex: its readers run in threads the
- * application does not hand to RCU, and their unlock is kept to a barrier
- * and a store, so nobody wakes the updater.  It polls instead, sleeping
- * URCU__GP_POLL_MIN_NS, then twice as long each time up to
- * URCU__GP_POLL_MAX_NS: a short wait (a reader preempted for a time slice)
- * costs little latency, a long one (a reader blocked inside its section)
- * little CPU.
+ * The flavors with read-side sections (memb, mb, signal, bp) pass no
+ * futex: their unlock is kept to a barrier and a release store, so nobody
+ * wakes the updater.  It polls instead, sleeping URCU__GP_POLL_MIN_NS, then
+ * twice as long each time up to URCU__GP_POLL_MAX_NS: a short wait (a
+ * reader preempted for a time slice) costs little latency, a long one (a
+ * reader blocked inside its section) little CPU.
+ *
+ * QSBR sleeps on its futex word: its readers announce quiescent states
+ * between requests, not per section, and can afford to look.  To sleep
+ * safely the updater stores -1 in the futex, runs @sleep_mb (a barrier
+ * that orders that store before the next scan on the readers' side too),
+ * re-scans, and only then sleeps.  Readers announcing a quiescent state
+ * store their word, run their barrier, and wake the futex if it is -1
+ * (_urcu_common_wake_up_gp).  That store/barrier/load pair on both sides
+ * means a reader cannot pass unnoticed while the updater goes to sleep.
  *
  * Either sleep has a timeout while a stall warning is pending
  * (gp-stall.h): the loop then wakes up when the warning is due, prints

@@ -37,11 +37,10 @@ static bool master_mb_interrupts(void)
 	return __atomic_load_n(&urcu_bp_has_sys_membarrier, __ATOMIC_RELAXED);
 }
 
-/* No sleep_mb: bp readers do not wake the updater, it polls them. */
 static const struct urcu__gp_ops gp_ops = {
 	.master_mb = master_mb,
 	.holds_gp = urcu__section_holds_gp,
-	.sleep_mb = NULL,
+	.sleep_mb = NULL,	/* readers never wake the updater: it polls */
 	.interrupts_readers = master_mb_interrupts,
 	.epoch_step = URCU_GP_EPOCH_STEP,
 	.name = URCU__FLAVOR_STR,

@@ -11,7 +11,8 @@
  *   memb    compiler barrier      membarrier(PRIVATE_EXPEDITED)
  *           (full fence if the kernel lacks it: run-time fallback)
  *   mb      full fence            full fence
- *   signal  compiler barrier      SIGRCU to every reader, each runs a fence
+ *   signal  compiler barrier      SIGRCU to each reader that did not move
+ *                                 on by itself (gp-observe.h); it fences
  */
 #include "flavor-internal.h"
 #include "export.h"
@@ -28,7 +29,7 @@ URCU_API DEFINE_URCU_TLS(struct urcu_reader, rcu_reader);
 URCU_API int urcu_memb_has_sys_membarrier;
 #endif
 
-/* Step (a) of a grace period, and the barrier before sleeping. */
+/* Step (b) of a grace period (gp-synchronize.h). */
 static void master_mb(struct cds_list_head *readers,
 		struct urcu__stall_watch *stall)
 {
@@ -63,7 +64,7 @@ static bool master_mb_interrupts(void)
 static const struct urcu__gp_ops gp_ops = {
 	.master_mb = master_mb,
 	.holds_gp = urcu__section_holds_gp,
-	.sleep_mb = master_mb,
+	.sleep_mb = NULL,	/* readers never wake the updater: it polls */
 	.interrupts_readers = master_mb_interrupts,
 	.epoch_step = URCU_GP_EPOCH_STEP,
 	.name = URCU__FLAVOR_STR,

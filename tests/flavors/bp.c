@@ -5,6 +5,4 @@
 
 #include "flavors.h"
 
-TEST_FLAVOR(bp, .is_bp = 1);
-
-int32_t *const test_bp_gp_futex = &urcu_bp_gp.futex;
+TEST_FLAVOR(bp, .is_bp = 1, .gp_futex = &urcu_bp_gp.futex);

@@ -34,6 +34,12 @@ struct test_flavor {
 	int is_bp;
 	/* signal: the updater interrupts registered readers with a signal. */
 	int is_signal;
+	/*
+	 * The futex word of the flavor's grace-period state (struct urcu_gp):
+	 * only QSBR readers wake a sleeping updater through it; the updaters
+	 * of the other flavors poll and never arm it.
+	 */
+	int32_t *gp_futex;
 };
 
 enum test_flavor_index {
@@ -64,12 +70,6 @@ extern const struct test_flavor test_flavor_mb;
 extern const struct test_flavor test_flavor_signal;
 extern const struct test_flavor test_flavor_qsbr;
 extern const struct test_flavor test_flavor_bp;
-
-/*
- * bp: the futex word of its grace-period state (struct urcu_gp), which
- * its updater never arms: bp readers do not wake it (tests/flavors/bp.c).
- */
-extern int32_t *const test_bp_gp_futex;
 
 /* Indexed by enum test_flavor_index; defined in tests/flavors/table.c. */
 extern const struct test_flavor *const test_flavors[N_TEST_FLAVORS];

@@ -7,12 +7,6 @@
  * unregistered when it exits.  Suited to libraries that cannot ask their
  * callers to register threads.
  *
- * One difference on the way out: a bp grace period polls the readers it
- * waits for instead of sleeping until the last one wakes it
- * (rcu/src/gp-wait-readers.h), so rcu_read_unlock() has nobody to wake.
- * It is a barrier and a release store, nested or not: what liburcu's bp
- * unlock costs, for a read side that runs in other people's threads.
- *
  * Include <urcu/urcu-bp.h> (or <urcu-bp.h>) with _LGPL_SOURCE instead of
  * this header.
  */
@@ -61,24 +55,8 @@ static inline void _urcu_bp_read_lock(void)
 
 static inline void _urcu_bp_read_unlock(void)
 {
-	struct urcu_reader *r = &URCU_TLS(urcu_bp_reader);
-	unsigned long tmp = r->ctr;
-
-	_urcu_misuse_check_lib(tmp & URCU_GP_CTR_NEST_MASK,
-		"rcu_read_unlock() without matching rcu_read_lock()");
-	/*
-	 * Release, behind the flavor barrier: as in _urcu_common_read_unlock,
-	 * every access of the section happens before the updater's acquire
-	 * load that sees this store (urcu__section_holds_gp), and the mb
-	 * fallback keeps its full-fence contract.  A nested unlock pays the
-	 * same (a compiler barrier with membarrier(2)) rather than a branch.
-	 * No barrier after the store: nothing follows to order it against
-	 * (no futex to check, see above).
-	 */
-	_urcu_common_slave_mb(_urcu_bp_reader_fence());
-	__atomic_store_n(&r->ctr, tmp - URCU_GP_COUNT, __ATOMIC_RELEASE);
-	/* Keep the section's end from moving past following code. */
-	cmm_barrier();
+	_urcu_common_read_unlock(&URCU_TLS(urcu_bp_reader),
+				 _urcu_bp_reader_fence());
 }
 
 static inline int _urcu_bp_read_ongoing(void)

@@ -57,7 +57,10 @@ extern "C" {
 struct urcu_gp {
 	/* Current epoch, with a nesting count of one in the low bits. */
 	unsigned long ctr;
-	/* -1 while an updater sleeps waiting for readers, else 0. */
+	/*
+	 * QSBR: -1 while an updater sleeps waiting for readers, else 0.
+	 * The other flavors' updaters poll and leave it 0.
+	 */
 	int32_t futex;
 } __attribute__((aligned(CAA_CACHE_LINE_SIZE)));
 
@@ -99,12 +102,12 @@ static inline int urcu_gp_ctr_before(unsigned long v, unsigned long gp_ctr)
 
 /*
  * Wake an updater sleeping in the grace-period wait loop.  Called by a
- * reader right after it left its outermost section (or, for QSBR, after it
- * announced a quiescent state), behind a barrier that orders that store
- * before this load of @futex: paired with the updater's store of -1 and its
- * barrier before re-scanning the readers (wait_for_readers in
- * rcu/src/gp-wait-readers.h).  Either the updater sees our new state, or we
- * see -1 and wake it.
+ * QSBR reader right after it announced a quiescent state or went offline
+ * (the other flavors' updaters poll instead), behind a barrier that
+ * orders that store before this load of @futex: paired with the updater's
+ * store of -1 and its barrier before re-scanning the readers
+ * (wait_for_readers in rcu/src/gp-wait-readers.h).  Either the updater
+ * sees our new state, or we see -1 and wake it.
  */
 static inline void _urcu_common_wake_up_gp(int32_t *futex)
 {
@@ -176,33 +179,32 @@ static inline void _urcu_common_read_lock(struct urcu_reader *r,
 	}
 }
 
-static inline void _urcu_common_read_unlock(struct urcu_reader *r,
-		struct urcu_gp *gp, int fence)
+/*
+ * Outermost-or-nested unlock: the flavor barrier, then a release store of
+ * the word.  Nobody is woken: grace periods of these flavors poll the
+ * readers they wait for (rcu/src/gp-wait-readers.h), so the unlock touches
+ * no shared cache line.
+ */
+static inline void _urcu_common_read_unlock(struct urcu_reader *r, int fence)
 {
 	unsigned long tmp;
 
 	_urcu_misuse_check(r->registered,
 		"rcu_read_unlock() called by a thread that is not registered");
 	tmp = r->ctr;
-	if (caa_likely((tmp & URCU_GP_CTR_NEST_MASK) == URCU_GP_COUNT)) {
-		/*
-		 * Release: every access of the critical section happens
-		 * before the updater's acquire load that sees this store
-		 * (wait_for_readers), so memory freed after the grace period
-		 * is no longer in use.  The flavor barrier before it keeps the
-		 * mb flavor's full-fence contract for non-C11 accesses.
-		 */
-		_urcu_common_slave_mb(fence);
-		__atomic_store_n(&r->ctr, tmp - URCU_GP_COUNT, __ATOMIC_RELEASE);
-		/* Orders the store above before the futex load in wake-up. */
-		_urcu_common_slave_mb(fence);
-		_urcu_common_wake_up_gp(&gp->futex);
-	} else {
-		_urcu_misuse_check_lib(tmp & URCU_GP_CTR_NEST_MASK,
-			"rcu_read_unlock() without matching rcu_read_lock()");
-		/* Release: as every store to the word (see the lock). */
-		__atomic_store_n(&r->ctr, tmp - URCU_GP_COUNT, __ATOMIC_RELEASE);
-	}
+	_urcu_misuse_check_lib(tmp & URCU_GP_CTR_NEST_MASK,
+		"rcu_read_unlock() without matching rcu_read_lock()");
+	/*
+	 * The flavor barrier keeps the mb flavor's full-fence contract for
+	 * non-C11 accesses (a nested unlock pays it too, rather than a
+	 * branch on the common path).  Release: every access of the section
+	 * happens before the updater's acquire load that sees this store
+	 * (urcu__section_holds_gp and gp-observe.h), so memory freed after
+	 * the grace period is no longer in use.  Every store to the word is
+	 * a release (see the lock).
+	 */
+	_urcu_common_slave_mb(fence);
+	__atomic_store_n(&r->ctr, tmp - URCU_GP_COUNT, __ATOMIC_RELEASE);
 	/* Keep the section's end from moving past following code. */
 	cmm_barrier();
 }
