@@ -47,27 +47,29 @@ static struct urcu_stats get_stats(const struct stats_flavor *sf)
 #define delta(after, before, field)	((after).field - (before).field)
 
 /* ------------------------------------------------------------------------
- * A reader that holds grace periods back until released: inside a
- * read-side section (QSBR: also online without a quiescent state).
+ * Reader threads, started and stopped by the test: a holder, which holds
+ * grace periods back until stopped (inside a read-side section; QSBR: also
+ * online without a quiescent state), and a spinner, which runs empty
+ * sections back to back until stopped.
  */
 
-struct holder {
+struct reader {
 	const struct stats_flavor *sf;
 	pthread_t tid;
-	atomic_int inside;
-	atomic_int release;
+	atomic_int started;	/* holder: inside; spinner: running */
+	atomic_int stop;
 	struct harness_fail_log log;
 };
 
 static void *holder_fn(void *arg)
 {
-	struct holder *h = arg;
+	struct reader *h = arg;
 	const struct rcu_flavor_struct *fl = h->sf->fl;
 
 	fl->register_thread();
 	fl->read_lock();
-	atomic_store(&h->inside, 1);
-	if (!harness_wait_flag(&h->release))
+	atomic_store(&h->started, 1);
+	if (!harness_wait_flag(&h->stop))
 		harness_log_fail(&h->log, "holder: never released");
 	fl->read_unlock();
 	if (h->sf->is_qsbr)
@@ -76,20 +78,46 @@ static void *holder_fn(void *arg)
 	return NULL;
 }
 
-static void holder_start(struct holder *h, const struct stats_flavor *sf)
+static void *spinner_fn(void *arg)
 {
-	memset(h, 0, sizeof(*h));
-	h->sf = sf;
-	harness_spawn(&h->tid, holder_fn, h);
-	ck_assert_msg(harness_wait_flag(&h->inside),
-		      "[%s] holder never entered its section", sf->name);
+	struct reader *sp = arg;
+	const struct rcu_flavor_struct *fl = sp->sf->fl;
+
+	fl->register_thread();
+	while (!atomic_load_explicit(&sp->stop, memory_order_relaxed)) {
+		fl->read_lock();
+		fl->read_unlock();
+		if (sp->sf->is_qsbr)
+			fl->read_quiescent_state();
+		atomic_store_explicit(&sp->started, 1, memory_order_relaxed);
+	}
+	if (sp->sf->is_qsbr)
+		fl->thread_offline();
+	fl->unregister_thread();
+	return NULL;
 }
 
-static void holder_stop(struct holder *h)
+/* Start @fn as reader @r and wait until it has started (@what: its name). */
+static void reader_start(struct reader *r, const struct stats_flavor *sf,
+			 void *(*fn)(void *), const char *what)
 {
-	atomic_store(&h->release, 1);
-	harness_join(h->tid);
-	harness_assert_log_clean(&h->log, h->sf->name);
+	memset(r, 0, sizeof(*r));
+	r->sf = sf;
+	harness_spawn(&r->tid, fn, r);
+	ck_assert_msg(harness_wait_flag(&r->started), "[%s] %s never started",
+		      sf->name, what);
+}
+
+static void holder_start(struct reader *h, const struct stats_flavor *sf)
+{
+	reader_start(h, sf, holder_fn, "holder");
+}
+
+static void reader_stop(struct reader *r)
+{
+	atomic_store(&r->stop, 1);
+	harness_join(r->tid);
+	harness_assert_log_clean(&r->log, r->sf->name);
 }
 
 /* A thread that runs one synchronize_rcu(); it records its kernel tid. */
@@ -268,7 +296,7 @@ START_TEST(test_gp_latency)
 {
 	const struct stats_flavor *sf = &stats_flavors[_i];
 	struct urcu_stats before, during, after;
-	struct holder h;
+	struct reader h;
 	struct syncer a;
 	uint64_t first;
 
@@ -284,7 +312,7 @@ START_TEST(test_gp_latency)
 	ck_assert_uint_ge(during.gp_current_ns, LATENCY_MS * MS);
 	ck_assert_uint_eq(delta(during, before, gp_completed), 0);
 	ck_assert_int_eq(atomic_load(&a.done), 0);
-	holder_stop(&h);
+	reader_stop(&h);
 	harness_join(a.tid);
 	after = get_stats(sf);
 
@@ -305,7 +333,7 @@ START_TEST(test_gp_sharing)
 {
 	const struct stats_flavor *sf = &stats_flavors[_i];
 	struct urcu_stats before, after;
-	struct holder h;
+	struct reader h;
 	struct syncer a, b, c;
 	bool blocked;
 
@@ -317,7 +345,7 @@ START_TEST(test_gp_sharing)
 	syncer_start(&b, sf);
 	syncer_start(&c, sf);
 	blocked = syncer_wait_blocked(&b) && syncer_wait_blocked(&c);
-	holder_stop(&h);
+	reader_stop(&h);
 	harness_join(a.tid);
 	harness_join(b.tid);
 	harness_join(c.tid);
@@ -405,48 +433,6 @@ static bool barrier_interrupts(const struct stats_flavor *sf)
 	       && get_stats(sf).membarrier == URCU_STATS_MEMBARRIER_SYSCALL;
 }
 
-/* A reader that runs empty sections back to back until stopped. */
-struct spinner {
-	const struct stats_flavor *sf;
-	pthread_t tid;
-	atomic_int running;
-	atomic_int stop;
-};
-
-static void *spinner_fn(void *arg)
-{
-	struct spinner *sp = arg;
-	const struct rcu_flavor_struct *fl = sp->sf->fl;
-
-	sp->sf->fl->register_thread();
-	while (!atomic_load_explicit(&sp->stop, memory_order_relaxed)) {
-		fl->read_lock();
-		fl->read_unlock();
-		if (sp->sf->is_qsbr)
-			fl->read_quiescent_state();
-		atomic_store_explicit(&sp->running, 1, memory_order_relaxed);
-	}
-	if (sp->sf->is_qsbr)
-		fl->thread_offline();
-	fl->unregister_thread();
-	return NULL;
-}
-
-static void spinner_start(struct spinner *sp, const struct stats_flavor *sf)
-{
-	memset(sp, 0, sizeof(*sp));
-	sp->sf = sf;
-	harness_spawn(&sp->tid, spinner_fn, sp);
-	ck_assert_msg(harness_wait_flag(&sp->running),
-		      "[%s] spinning reader never ran", sf->name);
-}
-
-static void spinner_stop(struct spinner *sp)
-{
-	atomic_store(&sp->stop, 1);
-	harness_join(sp->tid);
-}
-
 /*
  * A reader that keeps entering sections moves on to the new epoch by
  * itself: grace periods complete without interrupting it.  On a loaded
@@ -460,9 +446,9 @@ START_TEST(test_busy_reader_not_interrupted)
 	const struct stats_flavor *sf = &stats_flavors[_i];
 	double deadline = harness_deadline(HARNESS_WAIT_S);
 	struct urcu_stats before, after;
-	struct spinner sp;
+	struct reader sp;
 
-	spinner_start(&sp, sf);
+	reader_start(&sp, sf, spinner_fn, "spinning reader");
 	before = get_stats(sf);
 	do {
 		sf->fl->update_synchronize_rcu();
@@ -470,7 +456,7 @@ START_TEST(test_busy_reader_not_interrupted)
 	} while (delta(after, before, gp_reader_barriers)
 		 == delta(after, before, gp_completed)
 		 && !harness_past(deadline));
-	spinner_stop(&sp);
+	reader_stop(&sp);
 
 	ck_assert_msg(delta(after, before, gp_reader_barriers)
 		      < delta(after, before, gp_completed),
@@ -545,12 +531,12 @@ END_TEST
 START_TEST(test_busy_reader_does_not_release_holder)
 {
 	const struct stats_flavor *sf = &stats_flavors[_i];
-	struct spinner sp;
-	struct holder h;
+	struct reader sp;
+	struct reader h;
 	struct syncer a;
 
 	holder_start(&h, sf);
-	spinner_start(&sp, sf);
+	reader_start(&sp, sf, spinner_fn, "spinning reader");
 	syncer_start(&a, sf);
 	ck_assert_msg(wait_gp_running(sf) > 0,
 		      "[%s] grace period never seen running", sf->name);
@@ -558,9 +544,9 @@ START_TEST(test_busy_reader_does_not_release_holder)
 	ck_assert_msg(!atomic_load(&a.done),
 		      "[%s] grace period ended with a reader inside a section "
 		      "entered before it", sf->name);
-	holder_stop(&h);
+	reader_stop(&h);
 	harness_join(a.tid);
-	spinner_stop(&sp);
+	reader_stop(&sp);
 	ck_assert_int_eq(atomic_load(&a.done), 1);
 }
 END_TEST
@@ -617,7 +603,7 @@ START_TEST(test_call_rcu)
 	struct urcu_stats before, s;
 	struct urcu_stats_worker w;
 	struct call_rcu_data *crdp;
-	struct holder h;
+	struct reader h;
 	pthread_t thread;
 
 	before = get_stats(sf);
@@ -651,7 +637,7 @@ START_TEST(test_call_rcu)
 	ck_assert_uint_eq(w.invoked, N_CB);
 	ck_assert_uint_eq(w.pending, N_HELD);
 	ck_assert_uint_eq(get_stats(sf).cb_pending, N_HELD);
-	holder_stop(&h);
+	reader_stop(&h);
 	sf->fl->barrier();
 	s = get_stats(sf);
 	ck_assert_uint_eq(delta(s, before, cb_invoked), N_CB + N_HELD);
