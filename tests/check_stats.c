@@ -239,6 +239,18 @@ END_TEST
 
 #define N_SYNC 5
 
+/* Run N_SYNC grace periods, with the statistics before and after. */
+static void run_grace_periods(const struct stats_flavor *sf,
+			      struct urcu_stats *before, struct urcu_stats *after)
+{
+	int i;
+
+	*before = get_stats(sf);
+	for (i = 0; i < N_SYNC; i++)
+		sf->fl->update_synchronize_rcu();
+	*after = get_stats(sf);
+}
+
 /*
  * Grace periods with a registered reader (this thread, outside any
  * section) are counted and timed.
@@ -247,13 +259,9 @@ START_TEST(test_grace_periods)
 {
 	const struct stats_flavor *sf = &stats_flavors[_i];
 	struct urcu_stats before, after;
-	int i;
 
 	sf->fl->register_thread();
-	before = get_stats(sf);
-	for (i = 0; i < N_SYNC; i++)
-		sf->fl->update_synchronize_rcu();
-	after = get_stats(sf);
+	run_grace_periods(sf, &before, &after);
 	sf->fl->unregister_thread();
 
 	ck_assert_uint_eq(delta(after, before, gp_completed), N_SYNC);
@@ -274,13 +282,9 @@ START_TEST(test_grace_periods_no_reader_untimed)
 {
 	const struct stats_flavor *sf = &stats_flavors[_i];
 	struct urcu_stats before, after;
-	int i;
 
-	before = get_stats(sf);
+	run_grace_periods(sf, &before, &after);
 	ck_assert_uint_eq(before.readers, 0);
-	for (i = 0; i < N_SYNC; i++)
-		sf->fl->update_synchronize_rcu();
-	after = get_stats(sf);
 
 	ck_assert_uint_eq(delta(after, before, gp_completed), N_SYNC);
 	ck_assert_uint_eq(delta(after, before, sync_calls), N_SYNC);
@@ -479,16 +483,12 @@ START_TEST(test_idle_reader_interrupted)
 	struct urcu_stats before, after;
 	struct reg_ctx c;
 	pthread_t tid;
-	int i;
 
 	memset(&c, 0, sizeof(c));
 	c.sf = sf;
 	harness_spawn(&tid, reg_fn, &c);
 	ck_assert(harness_wait_flag(&c.registered));
-	before = get_stats(sf);
-	for (i = 0; i < N_SYNC; i++)
-		sf->fl->update_synchronize_rcu();
-	after = get_stats(sf);
+	run_grace_periods(sf, &before, &after);
 	atomic_store(&c.release, 1);
 	harness_join(tid);
 	harness_assert_log_clean(&c.log, sf->name);
@@ -508,15 +508,11 @@ START_TEST(test_caller_not_interrupted)
 {
 	const struct stats_flavor *sf = &stats_flavors[_i];
 	struct urcu_stats before, after;
-	int i;
 
 	sf->fl->register_thread();
 	sf->fl->read_lock();
 	sf->fl->read_unlock();
-	before = get_stats(sf);
-	for (i = 0; i < N_SYNC; i++)
-		sf->fl->update_synchronize_rcu();
-	after = get_stats(sf);
+	run_grace_periods(sf, &before, &after);
 	sf->fl->unregister_thread();
 
 	ck_assert_uint_eq(delta(after, before, gp_completed), N_SYNC);
