@@ -15,6 +15,7 @@
 #define URCU_SRC_MEMBARRIER_H
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -57,14 +58,23 @@ static inline void urcu__membarrier_all(void)
 }
 
 /*
+ * Whether the memb or bp flavor whose flag is @has_membarrier uses
+ * membarrier(2) (its readers then use compiler barriers).  The flag is
+ * written once, before any reader registers, and published by
+ * pthread_once: relaxed load.
+ */
+static inline bool urcu__membarrier_in_use(const int *has_membarrier)
+{
+	return __atomic_load_n(has_membarrier, __ATOMIC_RELAXED);
+}
+
+/*
  * Master barrier of the memb and bp flavors: membarrier when readers rely
- * on it (they then use compiler barriers), else a fence paired with the
- * readers' fences.  @has_membarrier is written once, before any reader
- * registers, and published by pthread_once: relaxed load.
+ * on it, else a fence paired with the readers' fences.
  */
 static inline void urcu__membarrier_master_mb(const int *has_membarrier)
 {
-	if (__atomic_load_n(has_membarrier, __ATOMIC_RELAXED))
+	if (urcu__membarrier_in_use(has_membarrier))
 		urcu__membarrier_all();
 	else
 		cmm_smp_mb();

@@ -1,12 +1,14 @@
 /*
  * signal-barrier.h: the signal flavor's process-wide barrier.
  *
- * The updater sets need_mb in every reader record, sends SIGRCU to each
- * reader thread, and waits until every handler has cleared its flag.  Each
- * handler runs cmm_smp_mb() before clearing it, so once the updater has
- * seen all flags cleared, every reader executed a full fence at some point
- * after the updater's earlier accesses: the same guarantee membarrier(2)
- * gives the memb flavor, built from signals.
+ * The updater sets need_mb in the record of every reader it still waits
+ * for (those that did not move on by themselves, gp-observe.h), sends
+ * SIGRCU to each of those threads, and waits until every handler has
+ * cleared its flag.  Each handler runs cmm_smp_mb() before clearing it,
+ * so once the updater has seen all flags cleared, every such reader
+ * executed a full fence at some point after the updater's earlier
+ * accesses: the same guarantee membarrier(2) gives the memb flavor, built
+ * from signals.
  *
  * The handler is installed with SA_RESTART, so most interrupted system
  * calls (read, write, wait, ...) restart transparently.  Calls that Linux

@@ -33,8 +33,7 @@ static void master_mb(struct cds_list_head *readers,
 
 static bool master_mb_interrupts(void)
 {
-	/* Relaxed: written once at initialisation (membarrier.h). */
-	return __atomic_load_n(&urcu_bp_has_sys_membarrier, __ATOMIC_RELAXED);
+	return urcu__membarrier_in_use(&urcu_bp_has_sys_membarrier);
 }
 
 static const struct urcu__gp_ops gp_ops = {

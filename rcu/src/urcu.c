@@ -49,8 +49,7 @@ static void master_mb(struct cds_list_head *readers,
 #if defined(RCU_MEMBARRIER)
 static bool master_mb_interrupts(void)
 {
-	/* Relaxed: written once at initialisation (membarrier.h). */
-	return __atomic_load_n(&urcu_memb_has_sys_membarrier, __ATOMIC_RELAXED);
+	return urcu__membarrier_in_use(&urcu_memb_has_sys_membarrier);
 }
 #elif defined(RCU_SIGNAL)
 static bool master_mb_interrupts(void)
