@@ -30,10 +30,24 @@
  * The watch is worth it only for readers that run sections.  A reader
  * whose word shows no section since the previous epoch began (the
  * previous grace period) is likely blocked elsewhere, in epoll_wait() or
- * on a lock; it would not move on by itself, and a reader that is not
- * running costs the barrier nothing.  The watch ends as soon as only such
- * readers are left.  A reader inside a section entered under the old epoch
- * is watched: the grace period waits for it anyway.
+ * on a lock; it would not move on by itself.  Such a reader needs no
+ * barrier either once it is "synced": a grace period ran the barrier on it
+ * after its last section began, at an epoch newer than the one in its
+ * word (r->synced_epoch: set here, reset at registration, both under the
+ * registry lock).  From that barrier on, its loads of the grace-period
+ * word return the synced epoch or a later one, so its next section loads
+ * an epoch other than the one in its word.  If that is the new epoch,
+ * acquire makes the removals visible to the section; if not, the section
+ * is the reader's first of an epoch, and the reader side runs a full
+ * fence there (_urcu_common_read_lock).  With the updater's fence between
+ * the epoch store and its looks, that is the store-buffer pattern with a
+ * fence on each side: either a look sees the reader's new section, and it
+ * is waited for, or the section's loads see the removals.  So an idle
+ * reader is interrupted by at most one grace period, the first after its
+ * last section; a busy reader pays one fence per grace period.  The watch
+ * ends as soon as only idle readers not yet synced are left: they get the
+ * barrier.  A reader inside a section entered under the old epoch is
+ * watched: the grace period waits for it anyway.
  */
 #ifndef URCU_SRC_GP_OBSERVE_H
 #define URCU_SRC_GP_OBSERVE_H
@@ -63,6 +77,12 @@
 #define URCU__GP_OBSERVE_FIRST_NS	1000
 #define URCU__GP_OBSERVE_GAP_NS		(10 * 1000)
 #define URCU__GP_OBSERVE_LOOKS		2
+/*
+ * Synced epochs older than this (in reader-word units) are ignored, so
+ * that the signed comparison with a reader word stays exact on 32-bit
+ * targets; the next barrier on the reader renews it.
+ */
+#define URCU__GP_SYNCED_MAX_AGE		(1UL << (CAA_BITS_PER_LONG - 3))
 
 /* What the watch remembers between grace periods (gp mutex held). */
 struct urcu__gp_observer {
@@ -74,6 +94,21 @@ struct urcu__gp_observer {
 static inline unsigned long urcu__epoch_of(unsigned long word)
 {
 	return word & ~URCU_GP_CTR_NEST_MASK;
+}
+
+/*
+ * Does idle reader @r, whose word @v shows no section, need no barrier?
+ * True when its last section began before its synced epoch: its next
+ * section will load a newer epoch than @v's and so take the fence of the
+ * first section of an epoch (_urcu_common_read_lock).
+ */
+static inline bool urcu__gp_reader_synced(const struct urcu_reader *r,
+		unsigned long v, unsigned long now)
+{
+	unsigned long synced = r->synced_epoch;
+
+	return synced && now - synced <= URCU__GP_SYNCED_MAX_AGE
+	       && (long) (urcu__epoch_of(v) - synced) < 0;
 }
 
 /*
@@ -104,14 +139,31 @@ static inline bool urcu__gp_observe_look(struct cds_list_head *waiting,
 		if (age <= 0) {
 			cds_list_move(pos, done);
 			obs->saw_busy = true;
-		} else if ((v & URCU_GP_CTR_NEST_MASK)
-			   || age <= (long) epoch_step) {
+		} else if (v & URCU_GP_CTR_NEST_MASK) {
+			busy = true;
+		} else if (urcu__gp_reader_synced(r, v, now)) {
+			cds_list_move(pos, done);
+		} else if (age <= (long) epoch_step) {
 			busy = true;
 		}
 	}
 	if (busy)
 		obs->saw_busy = true;
 	return busy;
+}
+
+/*
+ * The master barrier just ran on every reader of @waiting after the epoch
+ * became @gp_ctr: from now on their loads of the grace-period word return
+ * @gp_ctr or later.
+ */
+static inline void urcu__gp_mark_synced(struct cds_list_head *waiting,
+		unsigned long gp_ctr)
+{
+	struct urcu_reader *r;
+
+	cds_list_for_each_entry(r, waiting, node)
+		r->synced_epoch = urcu__epoch_of(gp_ctr);
 }
 
 /*
@@ -126,6 +178,14 @@ static inline void urcu__gp_observe(struct cds_list_head *waiting,
 {
 	uint64_t at = start_ns + URCU__GP_OBSERVE_FIRST_NS;
 	int looks = 0;
+
+	/*
+	 * Orders the removals and the epoch store before every look: pairs
+	 * with the fence of a reader's first section of an epoch, so a
+	 * synced reader seen idle either shows us its section or its loads
+	 * see the removals.
+	 */
+	cmm_smp_mb();
 
 	if (!obs->saw_busy) {
 		obs->last_look_ns = start_ns;

@@ -13,7 +13,8 @@
  *
  * Where (b) interrupts readers, the updater first watches them between (a)
  * and (b), and spares the barrier and the wait to every reader it sees
- * enter a section under the new epoch by itself (gp-observe.h).
+ * enter a section under the new epoch by itself, and to idle readers that
+ * an earlier barrier already synced (gp-observe.h).
  *
  * A reader entering a section stores its word, then runs its own barrier,
  * then loads the protected data.  Take a reader section S running when the
@@ -194,8 +195,10 @@ static inline uint64_t urcu__gp_run(struct urcu__gp_state *st,
 	}
 	if (!cds_list_empty(&waiting)) {
 		ops->master_mb(&waiting, stall);
-		if (interrupts)
+		if (interrupts) {
 			urcu__gp_stat_add(&st->stats.reader_barriers, 1);
+			urcu__gp_mark_synced(&waiting, next);
+		}
 		urcu__gp_wait_for_readers(&waiting, &done, &reg->lock,
 					  ops->sleep_mb ? &gp->futex : NULL,
 					  next, ops->holds_gp, ops->sleep_mb,

@@ -62,6 +62,7 @@ static inline void urcu__registry_add(struct urcu__registry *reg,
 	urcu__mutex_lock(&reg->lock);
 	cds_list_add(&r->node, &reg->readers);
 	r->registered = 1;
+	r->synced_epoch = 0;	/* unknown (gp-observe.h) */
 	/* Relaxed: statistics; the lock orders the writers. */
 	__atomic_store_n(&reg->nr_readers, reg->nr_readers + 1,
 			 __ATOMIC_RELAXED);

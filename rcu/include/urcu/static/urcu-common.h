@@ -89,6 +89,13 @@ struct urcu_reader {
 	 * above, which inlined read sides use, does not change.
 	 */
 	int32_t os_tid;
+	/*
+	 * Updater-private (registry lock): an epoch this thread's loads of
+	 * the grace-period word can no longer go below, because a grace
+	 * period at that epoch ran the barrier on it; 0 when unknown
+	 * (rcu/src/gp-observe.h).  Also in the padding.
+	 */
+	unsigned long synced_epoch;
 } __attribute__((aligned(CAA_CACHE_LINE_SIZE)));
 
 /*
@@ -138,11 +145,21 @@ static inline void _urcu_common_slave_mb(int fence)
 /*
  * Outermost-or-nested lock.  @fence selects the flavor's reader-side
  * barrier (_urcu_common_slave_mb).
+ *
+ * One comparison picks the common case: an outermost lock in the epoch of
+ * the thread's previous section (idle word E|0, global word E|1).  The
+ * other two, a nested lock and the first section of a new epoch, take the
+ * branch.  The first section of an epoch runs a real fence even where the
+ * flavor barrier is a compiler barrier: the updater then need not
+ * interrupt a reader it finds idle since an older epoch, because the
+ * reader's next section either loads the new epoch or runs this fence
+ * (rcu/src/gp-observe.h).  That costs a busy reader one fence per grace
+ * period.
  */
 static inline void _urcu_common_read_lock(struct urcu_reader *r,
 		const struct urcu_gp *gp, int fence)
 {
-	unsigned long tmp;
+	unsigned long tmp, now;
 
 	_urcu_misuse_check(r->registered,
 		"rcu_read_lock() called by a thread that is not registered; "
@@ -150,19 +167,21 @@ static inline void _urcu_common_read_lock(struct urcu_reader *r,
 	/* Keep earlier code from moving into the section (compiler only). */
 	cmm_barrier();
 	tmp = r->ctr;
-	if (caa_likely(!(tmp & URCU_GP_CTR_NEST_MASK))) {
+	/*
+	 * Acquire: pairs with the release store that advanced the epoch in
+	 * synchronize_rcu, so that once we see a new epoch we also see every
+	 * removal done before that grace period began.  Unused by a nested
+	 * lock.
+	 */
+	now = __atomic_load_n(&gp->ctr, __ATOMIC_ACQUIRE);
+	if (caa_likely(now == tmp + URCU_GP_COUNT)) {
 		/*
-		 * Acquire: pairs with the release store that advanced the
-		 * epoch in synchronize_rcu, so that once we see a new epoch we
-		 * also see every removal done before that grace period began.
 		 * Release on our word, as on every store to it: an updater
-		 * whose acquire load sees the new epoch here is done with us,
+		 * whose acquire load sees a new epoch here is done with us,
 		 * our earlier sections included (rcu/src/gp-observe.h).  On
 		 * x86 a release store is a plain store.
 		 */
-		__atomic_store_n(&r->ctr,
-			__atomic_load_n(&gp->ctr, __ATOMIC_ACQUIRE),
-			__ATOMIC_RELEASE);
+		__atomic_store_n(&r->ctr, now, __ATOMIC_RELEASE);
 		/*
 		 * Orders the store of our word before every load in the
 		 * critical section (store-load).  Paired with the updater's
@@ -170,6 +189,15 @@ static inline void _urcu_common_read_lock(struct urcu_reader *r,
 		 * either the scan sees us inside, or our loads see the removal.
 		 */
 		_urcu_common_slave_mb(fence);
+	} else if (!(tmp & URCU_GP_CTR_NEST_MASK)) {
+		/* Release: as above. */
+		__atomic_store_n(&r->ctr, now, __ATOMIC_RELEASE);
+		/*
+		 * First section of an epoch: a full fence whatever the flavor,
+		 * paired as above, or with the updater's fence before it
+		 * looks at idle readers (urcu__gp_observe).
+		 */
+		cmm_smp_mb();
 	} else {
 		_urcu_misuse_check_lib(
 			(tmp & URCU_GP_CTR_NEST_MASK) != URCU_GP_CTR_NEST_MASK,
