@@ -1069,7 +1069,7 @@ static void *resizer_thread(void *arg)
 
 	rcu_register_thread();
 	do {
-		cds_lfht_resize(st->ht, (i & 1) ? 1UL << (10 + i / 2 % 4)
+		cds_lfht_resize(st->ht, (i & 1) ? 1UL << (10 + i / 2 % 7)
 						: 1UL << (i / 2 % 3));
 		i++;
 	} while (!harness_past(st->deadline));

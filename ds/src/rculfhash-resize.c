@@ -29,6 +29,7 @@
  * (rculfhash-worker.c) does the steps.
  */
 #include <errno.h>
+#include <pthread.h>
 #include <sched.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -42,6 +43,9 @@
 #define COMMIT_INTERVAL		64UL
 /* Buckets linked or unlinked per read-side section during a resize. */
 #define BUCKETS_PER_SECTION	4096UL
+/* Fewest buckets worth a helper thread in a resize step, and most shares. */
+#define SHARE_MIN_BUCKETS	(16UL * 1024)
+#define MAX_SHARES		16UL
 /* Upper bound on the number of split counters. */
 #define MAX_SPLIT_COUNTERS	256UL
 
@@ -98,22 +102,125 @@ static void section_break(struct cds_lfht *ht, bool shared, unsigned long done)
 	ht->flavor->read_lock();
 }
 
+/*
+ * A share of one resize step's buckets: link (grow) or unlink (shrink)
+ * buckets [start, end), in read-side sections when the table is shared.
+ */
+struct bucket_share {
+	struct cds_lfht *ht;
+	unsigned long start, end;
+	bool shared, link;
+	pthread_t tid;
+};
+
+static void bucket_share_run(const struct bucket_share *b)
+{
+	unsigned long i;
+
+	for (i = b->start; i < b->end; i++) {
+		section_break(b->ht, b->shared, i - b->start);
+		if (b->link)
+			cds__lfht_link_bucket(b->ht, i);
+		else
+			cds__lfht_unlink_bucket(b->ht, i);
+	}
+	if (b->shared && b->end > b->start)
+		b->ht->flavor->read_unlock();
+}
+
+/* A helper thread: registered with the table's flavor for its share. */
+static void *bucket_share_thread(void *arg)
+{
+	struct bucket_share *b = arg;
+
+	if (b->shared)
+		b->ht->flavor->register_thread();
+	bucket_share_run(b);
+	if (b->shared)
+		b->ht->flavor->unregister_thread();
+	return NULL;
+}
+
+/* CPUs this process may run on (at least 1). */
+static unsigned long usable_cpus(void)
+{
+	cpu_set_t set;
+
+	if (sched_getaffinity(0, sizeof(set), &set) == 0 && CPU_COUNT(&set) > 0)
+		return (unsigned long) CPU_COUNT(&set);
+	return 1;
+}
+
+/*
+ * Helper threads may be created with the table's attributes only when
+ * those leave them joinable.
+ */
+static bool helpers_allowed(const struct cds_lfht *ht)
+{
+	int state;
+
+	return !ht->attr
+	       || (pthread_attr_getdetachstate(ht->attr, &state) == 0
+		   && state == PTHREAD_CREATE_JOINABLE);
+}
+
+/*
+ * Link or unlink buckets [first, end).  Each bucket node goes between its
+ * parent bucket and the parent's next bucket of a lower order, so the
+ * buckets of one step touch disjoint stretches of the list, and the
+ * lock-free link and unlink (rculfhash.c) need no more than they do
+ * against concurrent updates.  A large step is therefore split in equal
+ * shares, one per usable CPU with at least SHARE_MIN_BUCKETS buckets
+ * each: the calling thread runs the first, helper threads the others.
+ * A helper that cannot be created leaves its share to the calling thread,
+ * so the step completes whatever happens; joining the helpers orders
+ * their work before the caller's next step (publishing the size, or the
+ * grace period before freeing).
+ */
+static void bucket_pass(struct cds_lfht *ht, unsigned long first,
+		unsigned long end, bool shared, bool link)
+{
+	struct bucket_share share[MAX_SHARES];
+	bool started[MAX_SHARES] = { false };
+	unsigned long len = end - first, n = 1, i;
+
+	if (len >= 2 * SHARE_MIN_BUCKETS && helpers_allowed(ht)) {
+		n = usable_cpus();
+		if (n > len / SHARE_MIN_BUCKETS)
+			n = len / SHARE_MIN_BUCKETS;
+		if (n > MAX_SHARES)
+			n = MAX_SHARES;
+	}
+	for (i = 0; i < n; i++) {
+		share[i] = (struct bucket_share) {
+			.ht = ht, .shared = shared, .link = link,
+			.start = first + len / n * i,
+			.end = i + 1 == n ? end : first + len / n * (i + 1),
+		};
+	}
+	for (i = 1; i < n; i++)
+		started[i] = pthread_create(&share[i].tid, ht->attr,
+					    bucket_share_thread, &share[i]) == 0;
+	bucket_share_run(&share[0]);
+	for (i = 1; i < n; i++) {
+		if (started[i])
+			(void) pthread_join(share[i].tid, NULL);
+		else
+			bucket_share_run(&share[i]);
+	}
+}
+
 /* Grows from 2^(order-1) to 2^order buckets; false when out of memory. */
 static bool grow_one(struct cds_lfht *ht, unsigned long order, bool shared)
 {
-	unsigned long first = 1UL << (order - 1), i;
+	unsigned long first = 1UL << (order - 1);
 
 	if (order > ht->alloc_order) {
 		if (!cds__lfht_mm_alloc_order(ht, order))
 			return false;
 		ht->alloc_order = order;
 	}
-	for (i = first; i < 2 * first; i++) {
-		section_break(ht, shared, i - first);
-		cds__lfht_link_bucket(ht, i);
-	}
-	if (shared)
-		ht->flavor->read_unlock();
+	bucket_pass(ht, first, 2 * first, shared, true);
 	publish_size(ht, 2 * first);
 	return true;
 }
@@ -121,19 +228,14 @@ static bool grow_one(struct cds_lfht *ht, unsigned long order, bool shared)
 /* Shrinks from 2^order to 2^(order-1) buckets. */
 static void shrink_one(struct cds_lfht *ht, unsigned long order, bool shared)
 {
-	unsigned long first = 1UL << (order - 1), i;
+	unsigned long first = 1UL << (order - 1);
 
 	publish_size(ht, first);
 	if (shared)
 		ht->flavor->update_synchronize_rcu();
-	for (i = first; i < 2 * first; i++) {
-		section_break(ht, shared, i - first);
-		cds__lfht_unlink_bucket(ht, i);
-	}
-	if (shared) {
-		ht->flavor->read_unlock();
+	bucket_pass(ht, first, 2 * first, shared, false);
+	if (shared)
 		ht->flavor->update_synchronize_rcu();
-	}
 	if (order > ht->min_alloc_order) {
 		cds__lfht_mm_free_order(ht, order);
 		ht->alloc_order = order - 1;

@@ -15,11 +15,14 @@
  * And choices of this project: max_nr_buckets below init_size is
  * refused (liburcu 0.13 clamps init_size instead), and running out of
  * memory while resizing leaves the table usable at the size it reached
- * (liburcu aborts).
+ * (liburcu aborts), and resize steps share their buckets with helper
+ * threads only when the table's thread attributes leave them joinable.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
+#include <pthread.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -335,6 +338,98 @@ START_TEST(test_resize_out_of_memory_library)
 }
 END_TEST
 
+/*
+ * Resize helpers.  A flavor table that counts registrations: a large
+ * resize step splits its buckets among helper threads, one per usable CPU
+ * (rculfhash-resize.c), and each registers with the table's flavor.
+ */
+static atomic_int registrations;
+static struct rcu_flavor_struct counting_flavor;
+
+static void counting_register_thread(void)
+{
+	atomic_fetch_add(&registrations, 1);
+	urcu_memb_register_thread();
+}
+
+static struct cds_lfht *counting_table(pthread_attr_t *attr)
+{
+	struct cds_lfht *ht;
+
+	counting_flavor = urcu_memb_flavor;
+	counting_flavor.register_thread = counting_register_thread;
+	ht = cds_lfht_new_flavor(1, 1, 0, 0, &counting_flavor, attr);
+	ck_assert_ptr_nonnull(ht);
+	return ht;
+}
+
+static int usable_cpus(void)
+{
+	cpu_set_t set;
+
+	ck_assert_int_eq(sched_getaffinity(0, sizeof(set), &set), 0);
+	return CPU_COUNT(&set);
+}
+
+/*
+ * Growing to 2^17 buckets and back: the steps of 2^15 and 2^16 buckets
+ * use a helper thread per usable CPU beyond the caller's (none on one
+ * CPU), and every key stays findable.
+ */
+START_TEST(test_resize_helpers)
+{
+	enum { N = 4096 };
+	struct cds_lfht *ht = counting_table(NULL);
+
+	urcu_memb_register_thread();
+	add_keys(ht, 0, N);
+	cds_lfht_resize(ht, 1UL << 17);
+	ck_assert(holds_exactly(ht, N));
+	if (usable_cpus() > 1)
+		ck_assert_int_ge(atomic_load(&registrations), 2);
+	else
+		ck_assert_int_eq(atomic_load(&registrations), 0);
+	atomic_store(&registrations, 0);
+	cds_lfht_resize(ht, 1);
+	ck_assert(holds_exactly(ht, N));
+	if (usable_cpus() > 1)
+		ck_assert_int_ge(atomic_load(&registrations), 2);
+	ck_assert_int_eq(empty_and_destroy(ht), 0);
+	urcu_memb_barrier();
+	urcu_memb_unregister_thread();
+	harness_assert_no_failures("resize_helpers");
+}
+END_TEST
+
+/*
+ * Thread attributes that make threads detached cannot serve helpers,
+ * which are joined: the caller then resizes alone.
+ */
+START_TEST(test_resize_detached_attr)
+{
+	enum { N = 4096 };
+	pthread_attr_t attr;
+	struct cds_lfht *ht;
+
+	ck_assert_int_eq(pthread_attr_init(&attr), 0);
+	ck_assert_int_eq(pthread_attr_setdetachstate(&attr,
+					PTHREAD_CREATE_DETACHED), 0);
+	ht = counting_table(&attr);
+	urcu_memb_register_thread();
+	add_keys(ht, 0, N);
+	cds_lfht_resize(ht, 1UL << 17);
+	ck_assert(holds_exactly(ht, N));
+	cds_lfht_resize(ht, 1);
+	ck_assert(holds_exactly(ht, N));
+	ck_assert_int_eq(atomic_load(&registrations), 0);
+	ck_assert_int_eq(empty_and_destroy(ht), 0);
+	urcu_memb_barrier();
+	urcu_memb_unregister_thread();
+	pthread_attr_destroy(&attr);
+	harness_assert_no_failures("resize_detached_attr");
+}
+END_TEST
+
 void lfht_add_newapi_tests(Suite *s)
 {
 	TCase *tc = harness_tcase(s, "newapi", 30);
@@ -344,4 +439,6 @@ void lfht_add_newapi_tests(Suite *s)
 	tcase_add_loop_test(tc, test_custom_alloc, 0, 2);
 	tcase_add_loop_test(tc, test_resize_out_of_memory, 0, 2);
 	tcase_add_test(tc, test_resize_out_of_memory_library);
+	tcase_add_test(tc, test_resize_helpers);
+	tcase_add_test(tc, test_resize_detached_attr);
 }
