@@ -39,7 +39,11 @@
  * an epoch other than the one in its word.  If that is the new epoch,
  * acquire makes the removals visible to the section; if not, the section
  * is the reader's first of an epoch, and the reader side runs a full
- * fence there (_urcu_common_read_lock).  With the updater's fence between
+ * fence there (_urcu_common_read_lock).  "Next section" counts from the
+ * section's first store to its word, which comes before its load of the
+ * grace-period word: a barrier landing between the two finds the store
+ * already made, and the wait that follows the barrier sees it, so such a
+ * reader is never passed over on the strength of an older word.  With the updater's fence between
  * the epoch store and its looks, that is the store-buffer pattern with a
  * fence on each side: either a look sees the reader's new section, and it
  * is waited for, or the section's loads see the removals.  So an idle

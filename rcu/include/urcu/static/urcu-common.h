@@ -146,15 +146,18 @@ static inline void _urcu_common_slave_mb(int fence)
  * Outermost-or-nested lock.  @fence selects the flavor's reader-side
  * barrier (_urcu_common_slave_mb).
  *
- * One comparison picks the common case: an outermost lock in the epoch of
- * the thread's previous section (idle word E|0, global word E|1).  The
- * other two, a nested lock and the first section of a new epoch, take the
- * branch.  The first section of an epoch runs a real fence even where the
+ * The outermost lock first publishes "in a section" under the epoch of
+ * the thread's previous section (its word plus one: a safe claim, grace
+ * periods for later epochs wait for it), then loads the grace-period
+ * word.  Usually the epoch has not moved and that is all.  When it has,
+ * the lock publishes the new epoch and runs a full fence, even where the
  * flavor barrier is a compiler barrier: the updater then need not
- * interrupt a reader it finds idle since an older epoch, because the
- * reader's next section either loads the new epoch or runs this fence
- * (rcu/src/gp-observe.h).  That costs a busy reader one fence per grace
- * period.
+ * interrupt a reader it finds idle since an older epoch (the argument is
+ * in rcu/src/gp-observe.h).  The load comes after our store on purpose: a
+ * barrier the updater runs on this thread (membarrier's IPI, SIGRCU)
+ * lands either before the load, which then sees the epoch the updater
+ * synced us to, or after our store, which the updater then sees.  A busy
+ * reader pays one fence per grace period.
  */
 static inline void _urcu_common_read_lock(struct urcu_reader *r,
 		const struct urcu_gp *gp, int fence)
@@ -167,37 +170,41 @@ static inline void _urcu_common_read_lock(struct urcu_reader *r,
 	/* Keep earlier code from moving into the section (compiler only). */
 	cmm_barrier();
 	tmp = r->ctr;
-	/*
-	 * Acquire: pairs with the release store that advanced the epoch in
-	 * synchronize_rcu, so that once we see a new epoch we also see every
-	 * removal done before that grace period began.  Unused by a nested
-	 * lock.
-	 */
-	now = __atomic_load_n(&gp->ctr, __ATOMIC_ACQUIRE);
-	if (caa_likely(now == tmp + URCU_GP_COUNT)) {
+	if (caa_likely(!(tmp & URCU_GP_CTR_NEST_MASK))) {
 		/*
 		 * Release on our word, as on every store to it: an updater
-		 * whose acquire load sees a new epoch here is done with us,
+		 * whose acquire load sees a new epoch there is done with us,
 		 * our earlier sections included (rcu/src/gp-observe.h).  On
 		 * x86 a release store is a plain store.
 		 */
-		__atomic_store_n(&r->ctr, now, __ATOMIC_RELEASE);
+		__atomic_store_n(&r->ctr, tmp + URCU_GP_COUNT, __ATOMIC_RELEASE);
+		/* The load below stays after that store (compiler only). */
+		cmm_barrier();
 		/*
-		 * Orders the store of our word before every load in the
-		 * critical section (store-load).  Paired with the updater's
-		 * barrier between its removal and its scan of reader words:
-		 * either the scan sees us inside, or our loads see the removal.
+		 * Acquire: pairs with the release store that advanced the
+		 * epoch in synchronize_rcu, so that once we see a new epoch we
+		 * also see every removal done before that grace period began.
 		 */
-		_urcu_common_slave_mb(fence);
-	} else if (!(tmp & URCU_GP_CTR_NEST_MASK)) {
-		/* Release: as above. */
-		__atomic_store_n(&r->ctr, now, __ATOMIC_RELEASE);
-		/*
-		 * First section of an epoch: a full fence whatever the flavor,
-		 * paired as above, or with the updater's fence before it
-		 * looks at idle readers (urcu__gp_observe).
-		 */
-		cmm_smp_mb();
+		now = __atomic_load_n(&gp->ctr, __ATOMIC_ACQUIRE);
+		if (caa_unlikely(now != tmp + URCU_GP_COUNT)) {
+			/* First section of an epoch.  Release: as above. */
+			__atomic_store_n(&r->ctr, now, __ATOMIC_RELEASE);
+			/*
+			 * Store-load, whatever the flavor: paired as below, or
+			 * with the updater's fence before it looks at idle
+			 * readers (urcu__gp_observe).
+			 */
+			cmm_smp_mb();
+		} else {
+			/*
+			 * Orders the store of our word before every load in
+			 * the critical section (store-load).  Paired with the
+			 * updater's barrier between its removal and its scan
+			 * of reader words: either the scan sees us inside, or
+			 * our loads see the removal.
+			 */
+			_urcu_common_slave_mb(fence);
+		}
 	} else {
 		_urcu_misuse_check_lib(
 			(tmp & URCU_GP_CTR_NEST_MASK) != URCU_GP_CTR_NEST_MASK,
