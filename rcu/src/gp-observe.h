@@ -112,7 +112,7 @@ static inline bool urcu__gp_reader_synced(const struct urcu_reader *r,
 	unsigned long synced = r->synced_epoch;
 
 	return synced && now - synced <= URCU__GP_SYNCED_MAX_AGE
-	       && (long) (urcu__epoch_of(v) - synced) < 0;
+	       && urcu_gp_ctr_before(v, synced);
 }
 
 /*
