@@ -158,6 +158,11 @@ static inline void _urcu_common_slave_mb(int fence)
  * lands either before the load, which then sees the epoch the updater
  * synced us to, or after our store, which the updater then sees.  A busy
  * reader pays one fence per grace period.
+ *
+ * Nested and outermost locks share the store and the load: a nested lock
+ * stores its word plus one too, and its load is wasted, but the common
+ * case then costs a load, an add, a store, a load and one compare-and-
+ * branch, with the nesting test moved off the fast path.
  */
 static inline void _urcu_common_read_lock(struct urcu_reader *r,
 		const struct urcu_gp *gp, int fence)
@@ -170,47 +175,56 @@ static inline void _urcu_common_read_lock(struct urcu_reader *r,
 	/* Keep earlier code from moving into the section (compiler only). */
 	cmm_barrier();
 	tmp = r->ctr;
-	if (caa_likely(!(tmp & URCU_GP_CTR_NEST_MASK))) {
+	/*
+	 * One more level of nesting under the epoch the word holds: for the
+	 * outermost lock, the epoch of the thread's previous section.
+	 * Release on our word, as on every store to it: an updater whose
+	 * acquire load sees a new epoch there is done with us, our earlier
+	 * sections included (rcu/src/gp-observe.h).  On x86 a release store
+	 * is a plain store.
+	 */
+	__atomic_store_n(&r->ctr, tmp + URCU_GP_COUNT, __ATOMIC_RELEASE);
+	/* The load below stays after that store (compiler only). */
+	cmm_barrier();
+	/*
+	 * Acquire: pairs with the release store that advanced the epoch in
+	 * synchronize_rcu, so that once we see a new epoch we also see every
+	 * removal done before that grace period began.
+	 */
+	now = __atomic_load_n(&gp->ctr, __ATOMIC_ACQUIRE);
+	/*
+	 * The grace-period word has a nesting count of one, so it equals
+	 * ours only for an outermost lock under the current epoch: the
+	 * common case, decided by one compare.
+	 */
+	if (caa_likely(now == tmp + URCU_GP_COUNT)) {
 		/*
-		 * Release on our word, as on every store to it: an updater
-		 * whose acquire load sees a new epoch there is done with us,
-		 * our earlier sections included (rcu/src/gp-observe.h).  On
-		 * x86 a release store is a plain store.
+		 * Orders the store of our word before every load in the
+		 * critical section (store-load).  Paired with the updater's
+		 * barrier between its removal and its scan of reader words:
+		 * either the scan sees us inside, or our loads see the
+		 * removal.
 		 */
-		__atomic_store_n(&r->ctr, tmp + URCU_GP_COUNT, __ATOMIC_RELEASE);
-		/* The load below stays after that store (compiler only). */
-		cmm_barrier();
+		_urcu_common_slave_mb(fence);
+	} else if (!(tmp & URCU_GP_CTR_NEST_MASK)) {
+		/* First section of an epoch.  Release: as above. */
+		__atomic_store_n(&r->ctr, now, __ATOMIC_RELEASE);
 		/*
-		 * Acquire: pairs with the release store that advanced the
-		 * epoch in synchronize_rcu, so that once we see a new epoch we
-		 * also see every removal done before that grace period began.
+		 * Store-load, whatever the flavor: paired as above, or with
+		 * the updater's fence before it looks at idle readers
+		 * (urcu__gp_observe).
 		 */
-		now = __atomic_load_n(&gp->ctr, __ATOMIC_ACQUIRE);
-		if (caa_unlikely(now != tmp + URCU_GP_COUNT)) {
-			/* First section of an epoch.  Release: as above. */
-			__atomic_store_n(&r->ctr, now, __ATOMIC_RELEASE);
-			/*
-			 * Store-load, whatever the flavor: paired as below, or
-			 * with the updater's fence before it looks at idle
-			 * readers (urcu__gp_observe).
-			 */
-			cmm_smp_mb();
-		} else {
-			/*
-			 * Orders the store of our word before every load in
-			 * the critical section (store-load).  Paired with the
-			 * updater's barrier between its removal and its scan
-			 * of reader words: either the scan sees us inside, or
-			 * our loads see the removal.
-			 */
-			_urcu_common_slave_mb(fence);
-		}
+		cmm_smp_mb();
 	} else {
+		/*
+		 * Nested: the store above only bumped the nesting bits, and
+		 * the epoch it keeps is the outermost section's.  Too deep a
+		 * nesting carried into the epoch bits: abort before anyone
+		 * relies on them.
+		 */
 		_urcu_misuse_check_lib(
 			(tmp & URCU_GP_CTR_NEST_MASK) != URCU_GP_CTR_NEST_MASK,
 			"rcu_read_lock() nested too deeply");
-		/* Nested: only the nesting bits change, epoch is kept. */
-		__atomic_store_n(&r->ctr, tmp + URCU_GP_COUNT, __ATOMIC_RELEASE);
 	}
 }
 
