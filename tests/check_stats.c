@@ -167,7 +167,10 @@ static bool syncer_wait_blocked(struct syncer *s)
 	return true;
 }
 
-/* Wait until a grace period is in progress; returns its age then. */
+/*
+ * Wait until a grace period is in progress and timed (its age reads 1
+ * until it starts waiting for readers); returns its age then.
+ */
 static uint64_t wait_gp_running(const struct stats_flavor *sf)
 {
 	double deadline = harness_deadline(HARNESS_WAIT_S);
@@ -175,7 +178,7 @@ static uint64_t wait_gp_running(const struct stats_flavor *sf)
 
 	for (;;) {
 		s = get_stats(sf);
-		if (s.gp_current_ns || harness_past(deadline))
+		if (s.gp_current_ns > 1 || harness_past(deadline))
 			return s.gp_current_ns;
 		harness_sleep_ms(1);
 	}
@@ -252,8 +255,9 @@ static void run_grace_periods(const struct stats_flavor *sf,
 }
 
 /*
- * Grace periods with a registered reader (this thread, outside any
- * section) are counted and timed.
+ * Grace periods whose only registered reader is their caller, outside any
+ * section, are counted.  The caller holds no grace period of its own, so
+ * they wait for nobody and are not timed (rcu/src/gp-stats.h).
  */
 START_TEST(test_grace_periods)
 {
@@ -268,7 +272,7 @@ START_TEST(test_grace_periods)
 	ck_assert_uint_eq(delta(after, before, sync_calls), N_SYNC);
 	ck_assert_uint_eq(delta(after, before, sync_shared), 0);
 	ck_assert_uint_eq(after.gp_current_ns, 0);
-	ck_assert_uint_gt(delta(after, before, gp_total_ns), 0);
+	ck_assert_uint_eq(delta(after, before, gp_total_ns), 0);
 	ck_assert_uint_le(after.gp_max_ns, after.gp_total_ns);
 	ck_assert_uint_eq(delta(after, before, stall_warnings), 0);
 }
@@ -498,6 +502,37 @@ START_TEST(test_idle_reader_interrupted_once)
 	ck_assert_uint_eq(delta(after, before, gp_completed), N_SYNC);
 	ck_assert_uint_eq(delta(after, before, gp_reader_barriers),
 			  barrier_interrupts(sf) ? 1 : 0);
+}
+END_TEST
+
+/*
+ * A grace period is timed from when it starts waiting for readers.  With
+ * another reader registered and idle, the flavors that interrupt readers
+ * watch it from the start (rcu/src/gp-observe.h) and time every grace
+ * period; the others find it outside any section at their first scan and
+ * never read the clock.
+ */
+START_TEST(test_idle_reader_timing)
+{
+	const struct stats_flavor *sf = &stats_flavors[_i];
+	struct urcu_stats before, after;
+	struct reg_ctx c;
+	pthread_t tid;
+
+	memset(&c, 0, sizeof(c));
+	c.sf = sf;
+	harness_spawn(&tid, reg_fn, &c);
+	ck_assert(harness_wait_flag(&c.registered));
+	run_grace_periods(sf, &before, &after);
+	atomic_store(&c.release, 1);
+	harness_join(tid);
+	harness_assert_log_clean(&c.log, sf->name);
+
+	ck_assert_uint_eq(delta(after, before, gp_completed), N_SYNC);
+	if (barrier_interrupts(sf))
+		ck_assert_uint_gt(delta(after, before, gp_total_ns), 0);
+	else
+		ck_assert_uint_eq(delta(after, before, gp_total_ns), 0);
 }
 END_TEST
 
@@ -941,6 +976,7 @@ static Suite *stats_suite(void)
 			    N_STATS_FLAVORS);
 	tcase_add_loop_test(tc, test_idle_reader_interrupted_once, 0,
 			    N_STATS_FLAVORS);
+	tcase_add_loop_test(tc, test_idle_reader_timing, 0, N_STATS_FLAVORS);
 	tcase_add_loop_test(tc, test_caller_not_interrupted, 0,
 			    N_STATS_FLAVORS);
 	tcase_add_loop_test(tc, test_busy_reader_does_not_release_holder, 0,

@@ -37,7 +37,10 @@
 
 /* One grace period's watch; lives on the leader's stack. */
 struct urcu__stall_watch {
-	uint64_t start_ns;	/* when the grace period began */
+	/* When the grace period started waiting; 0: not yet. */
+	uint64_t start_ns;
+	/* Where urcu_<flavor>_stats() looks for that time (gp-stats.h). */
+	uint64_t *stats_start_ns;
 	uint64_t timeout_ns;	/* 0: stall warnings disabled */
 	bool warned;		/* printed for this grace period already */
 	const char *flavor;	/* flavor name for the message */
@@ -74,6 +77,26 @@ static inline uint64_t urcu__stall_timeout_from_env(const char *flavor)
 	if (s > 0.0 && s * 1e9 < 1.0)
 		return 1;
 	return (uint64_t) (s * 1e9);
+}
+
+/*
+ * The grace period watched by @w has to wait for a reader: start its
+ * clock, unless already started.  Grace periods that never wait are not
+ * timed: two clock reads would cost more than they do.
+ */
+static inline uint64_t urcu__stall_watch_start(struct urcu__stall_watch *w)
+{
+	if (!w->start_ns) {
+		w->start_ns = urcu__now_ns();
+		/*
+		 * Relaxed: a statistic.  A reader of the statistics may see
+		 * 0 a little longer; it then reports the grace period as
+		 * running, untimed.
+		 */
+		__atomic_store_n(w->stats_start_ns, w->start_ns,
+				 __ATOMIC_RELAXED);
+	}
+	return w->start_ns;
 }
 
 /*

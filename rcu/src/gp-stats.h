@@ -8,10 +8,16 @@
  * mutex.  The writes themselves are relaxed atomic stores, and readers of
  * the statistics use relaxed loads without taking the mutex (a stalled
  * grace period holds it): a snapshot is exact per counter, not across
- * counters.  Cost per grace period: two clock_gettime(CLOCK_MONOTONIC)
- * calls (vDSO), none when no reader is registered, and a walk of the
- * detached batch of waiters.  Nothing
- * here is touched by readers.
+ * counters.  Cost per grace period: a walk of the detached batch of
+ * waiters, and two clock_gettime(CLOCK_MONOTONIC) calls (vDSO) once the
+ * grace period really waits for readers (urcu__stall_watch_start()): for
+ * memb, bp and signal from the start, for the others only after a reader
+ * held it through a short spin (gp-wait-readers.h).  At about 30 ns each
+ * the two calls would otherwise be most of the cost of a grace period
+ * that waits for nobody, or for a section about to end.  Such grace
+ * periods count 0 ns, so the totals understate by at most that spin (a
+ * few microseconds) per grace period.  Nothing here is touched by
+ * readers.
  */
 #ifndef URCU_SRC_GP_STATS_H
 #define URCU_SRC_GP_STATS_H
@@ -22,7 +28,10 @@
 #include "gp-waiters.h"
 
 struct urcu__gp_stats {
-	/* CLOCK_MONOTONIC start of the grace period in progress. */
+	/*
+	 * CLOCK_MONOTONIC time the grace period in progress started
+	 * waiting for readers; 0 until then (urcu__stall_watch_start()).
+	 */
 	uint64_t start_ns;
 	/* Longest and summed duration of completed grace periods. */
 	uint64_t max_ns;
@@ -67,31 +76,20 @@ static inline void urcu__gp_stat_add(unsigned long *counter, unsigned long n)
 }
 
 /*
- * A grace period starts now; returns its start time.  Called before the
- * grace-period sequence turns odd: that store is a release, so a reader
- * of the statistics that sees the odd value also sees this start time.
+ * A grace period starts, not timed yet: a start time of 0 tells
+ * urcu_<flavor>_stats() so.  Called before the grace-period sequence
+ * turns odd: that store is a release, so a reader of the statistics that
+ * sees the odd value sees this 0 or the start time stored later by
+ * urcu__stall_watch_start(), never the previous grace period's.
  */
-static inline uint64_t urcu__gp_stats_begin(struct urcu__gp_stats *s)
-{
-	uint64_t now = urcu__now_ns();
-
-	/* Relaxed: published by the release of the sequence store. */
-	__atomic_store_n(&s->start_ns, now, __ATOMIC_RELAXED);
-	return now;
-}
-
-/*
- * A grace period with no reader to wait for starts: it is not timed, and
- * a start time of 0 tells urcu_<flavor>_stats() so.  Same publication.
- */
-static inline void urcu__gp_stats_begin_untimed(struct urcu__gp_stats *s)
+static inline void urcu__gp_stats_begin(struct urcu__gp_stats *s)
 {
 	/* Relaxed: published by the release of the sequence store. */
 	__atomic_store_n(&s->start_ns, 0, __ATOMIC_RELAXED);
 }
 
 /*
- * The grace period that began at @start (0: untimed, counted as 0 ns)
+ * The grace period timed from @start (0: untimed, counted as 0 ns)
  * served the detached @batch (the leader's own record included).  The
  * batch's records stay valid until their owners are woken, which happens
  * after this.

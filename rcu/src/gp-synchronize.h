@@ -145,10 +145,13 @@ static inline void urcu__gp_seq_begin(struct urcu__gp_state *st)
 }
 
 /*
- * Run one grace period as the leader, gp mutex held.  Returns its start
- * time, or 0 when no reader was registered: then there is nothing to wait
- * for (invariant 4) and nothing to time, and the clock is not read (two
- * clock_gettime() calls would be most of such a grace period's cost).
+ * Run one grace period as the leader, gp mutex held.  Returns the time it
+ * started waiting for readers (urcu__stall_watch_start()), or 0 when it
+ * never did: no reader was registered (invariant 4), the caller was the
+ * only one, or, in a flavor that does not interrupt readers, none held
+ * the grace period past the first spin of the wait.  Flavors that
+ * interrupt readers start the clock before watching them: the watch is
+ * paced by it (gp-observe.h).
  * @caller: the calling thread's reader record, registered or not.
  */
 static inline uint64_t urcu__gp_run(struct urcu__gp_state *st,
@@ -159,18 +162,13 @@ static inline uint64_t urcu__gp_run(struct urcu__gp_state *st,
 	CDS_LIST_HEAD(waiting);
 	CDS_LIST_HEAD(done);
 	unsigned long next;
-	uint64_t start = 0;
 	bool interrupts;
 
 	urcu__mutex_lock(&reg->lock);
-	if (!cds_list_empty(&reg->readers))
-		start = urcu__gp_stats_begin(&st->stats);
-	else
-		urcu__gp_stats_begin_untimed(&st->stats);
+	urcu__gp_stats_begin(&st->stats);
 	urcu__gp_seq_begin(st);
-	if (!start)
+	if (cds_list_empty(&reg->readers))
 		goto out;	/* invariant 4 */
-	stall->start_ns = start;
 	interrupts = ops->interrupts_readers && ops->interrupts_readers();
 	/* Plain read: we are the only writer (invariant 1). */
 	next = gp->ctr + ops->epoch_step;
@@ -190,8 +188,11 @@ static inline uint64_t urcu__gp_run(struct urcu__gp_state *st,
 		 */
 		if (caller->registered)
 			cds_list_move(&caller->node, &done);
-		urcu__gp_observe(&waiting, &done, next, ops->epoch_step, start,
-				 &st->observer);
+		if (!cds_list_empty(&waiting))
+			urcu__gp_observe(&waiting, &done, next,
+					 ops->epoch_step,
+					 urcu__stall_watch_start(stall),
+					 &st->observer);
 	}
 	if (!cds_list_empty(&waiting)) {
 		ops->master_mb(&waiting, stall);
@@ -207,7 +208,7 @@ static inline uint64_t urcu__gp_run(struct urcu__gp_state *st,
 	cds_list_splice(&done, &reg->readers);
 out:
 	urcu__mutex_unlock(&reg->lock);
-	return start;
+	return stall->start_ns;
 }
 
 /*
@@ -236,6 +237,7 @@ static inline void urcu__synchronize(struct urcu__gp_state *st,
 		.flavor = ops->name,
 		.holding = ops->holding,
 		.warnings = &st->stats.stall_warnings,
+		.stats_start_ns = &st->stats.start_ns,
 	};
 	start = urcu__gp_run(st, reg, gp, ops, &stall, caller);
 	/* Before the wake-ups: a woken caller sees itself counted. */

@@ -119,6 +119,11 @@ static inline void urcu__gp_wait_for_readers(struct cds_list_head *waiting,
 			caa_cpu_relax();
 			continue;
 		}
+		/*
+		 * Timed from here: a grace period that ends within the spin
+		 * above is not timed at all (gp-stats.h).
+		 */
+		(void) urcu__stall_watch_start(stall);
 		if (!futex) {
 			urcu__mutex_unlock(registry_lock);
 			urcu__gp_poll_sleep(&poll_ns, stall);

@@ -58,8 +58,8 @@ static void gp_stats(struct urcu_stats *out)
 		uint64_t now = urcu__now_ns();
 
 		/*
-		 * 0: an untimed grace period (no reader); otherwise the next
-		 * one may have started meanwhile.  Either way it runs.
+		 * 0: not timed yet (nothing waited for so far); otherwise the
+		 * next one may have started meanwhile.  Either way it runs.
 		 */
 		out->gp_current_ns = start && now > start ? now - start : 1;
 	}

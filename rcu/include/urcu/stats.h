@@ -50,11 +50,19 @@ struct urcu_stats {
 
 	/* Grace periods completed since the library was loaded. */
 	uint64_t gp_completed;
-	/* Age in ns of the grace period in progress; 0 when none runs. */
+	/*
+	 * Age in ns of the grace period in progress, counted from when it
+	 * started waiting for readers (1 before that, see below); 0 when
+	 * none runs.
+	 */
 	uint64_t gp_current_ns;
 	/*
-	 * Longest completed grace period, and the sum of all, in ns.  One
-	 * that found no registered reader is not timed and adds 0.
+	 * Longest completed grace period, and the sum of all, in ns, each
+	 * counted from when it started waiting for readers: at once for
+	 * memb, bp and signal when another reader is registered; for mb,
+	 * qsbr (and memb and bp without membarrier(2)) once a reader has
+	 * held it through a short spin (a few microseconds).  One that
+	 * never waited is not timed and adds 0.
 	 */
 	uint64_t gp_max_ns;
 	uint64_t gp_total_ns;
