@@ -22,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -584,6 +585,85 @@ START_TEST(test_busy_reader_does_not_release_holder)
 }
 END_TEST
 
+/*
+ * An updater polling a reader that holds the grace period sleeps with a
+ * timer slack of at most an eighth of the poll (rcu/src/gp-wait-readers.h),
+ * whatever its own, and gets its own back afterwards.  QSBR sleeps on a
+ * futex its readers wake instead.
+ */
+#define SLACK_OWN_NS	(10L * 1000 * 1000)
+#define SLACK_POLL_MAX_NS	(1000L * 1000 / 8)
+
+struct slack_syncer {
+	const struct stats_flavor *sf;
+	atomic_int os_tid;
+	long after;		/* the thread's slack after synchronize_rcu() */
+};
+
+static void *slack_syncer_fn(void *arg)
+{
+	struct slack_syncer *s = arg;
+
+	(void) prctl(PR_SET_TIMERSLACK, (unsigned long) SLACK_OWN_NS, 0, 0, 0);
+	atomic_store(&s->os_tid, (int) syscall(SYS_gettid));
+	s->sf->fl->update_synchronize_rcu();
+	s->after = prctl(PR_GET_TIMERSLACK, 0, 0, 0, 0);
+	return NULL;
+}
+
+/* Timer slack of thread @tid of this process in ns, or -1. */
+static long task_timer_slack(int tid)
+{
+	char path[64];
+	long ns = -1;
+	FILE *f;
+
+	/* Only the /proc/<pid> directories have it; a tid works there too. */
+	snprintf(path, sizeof(path), "/proc/%d/timerslack_ns", tid);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	if (fscanf(f, "%ld", &ns) != 1)
+		ns = -1;
+	fclose(f);
+	return ns;
+}
+
+START_TEST(test_poll_sleep_timer_slack)
+{
+	const struct stats_flavor *sf = &stats_flavors[_i];
+	/* Half the holder's patience, so that a failure reports here. */
+	double deadline = harness_deadline(HARNESS_WAIT_S / 2);
+	struct slack_syncer s = { .sf = sf };
+	long seen = -1, ns;
+	struct reader h;
+	pthread_t tid;
+	int os_tid;
+
+	if (sf->is_qsbr)
+		return;
+	holder_start(&h, sf);
+	harness_spawn(&tid, slack_syncer_fn, &s);
+	while (!(os_tid = atomic_load(&s.os_tid)) && !harness_past(deadline))
+		harness_sleep_ms(1);
+	/* Sampled while it sleeps, which is nearly all the time. */
+	while (os_tid && !harness_past(deadline)) {
+		ns = task_timer_slack(os_tid);
+		if (ns >= 0 && ns <= SLACK_POLL_MAX_NS) {
+			seen = ns;
+			break;
+		}
+		harness_sleep_ms(1);
+	}
+	reader_stop(&h);
+	harness_join(tid);
+
+	ck_assert_msg(seen >= 0, "[%s] polling updater never seen with a "
+		      "timer slack <= %ld ns", sf->name, SLACK_POLL_MAX_NS);
+	ck_assert_int_eq(s.after, SLACK_OWN_NS);
+}
+END_TEST
+
 /* ------------------------------------------------------------------------
  * call_rcu() and rcu_barrier().
  */
@@ -980,6 +1060,8 @@ static Suite *stats_suite(void)
 	tcase_add_loop_test(tc, test_caller_not_interrupted, 0,
 			    N_STATS_FLAVORS);
 	tcase_add_loop_test(tc, test_busy_reader_does_not_release_holder, 0,
+			    N_STATS_FLAVORS);
+	tcase_add_loop_test(tc, test_poll_sleep_timer_slack, 0,
 			    N_STATS_FLAVORS);
 
 	tc = harness_tcase(s, "process", 30);
