@@ -267,26 +267,42 @@ static inline bool _cds_wfcq_enqueue(cds_wfcq_head_ptr_t head,
 }
 
 /*
- * Wait until node->next is linked and return it, or return
- * CDS_WFCQ_WOULDBLOCK instead of waiting when blocking is 0.  Only
- * called when a successor is known to exist (I3).
+ * Slow path of ___cds_wfcq_node_sync_next(): an enqueuer has claimed the
+ * slot after @node (E2) but not linked it yet (E3); wait for the link.
  */
 static inline struct cds_wfcq_node *
-___cds_wfcq_node_sync_next(struct cds_wfcq_node *node, int blocking)
+___cds_wfcq_node_wait_next(struct cds_wfcq_node *node)
 {
 	struct cds_wfcq_node *next;
 	unsigned int spins = 0;
 
+	/* Acquire: as in ___cds_wfcq_node_sync_next(). */
+	while ((next = __atomic_load_n(&node->next, __ATOMIC_ACQUIRE)) == NULL)
+		___cds_wfcq_wait(&spins);
+	return next;
+}
+
+/*
+ * Wait until node->next is linked and return it, or return
+ * CDS_WFCQ_WOULDBLOCK instead of waiting when blocking is 0.  Only
+ * called when a successor is known to exist (I3).  The link is almost
+ * always there already: one load and a test, the wait kept apart.
+ */
+static inline struct cds_wfcq_node *
+___cds_wfcq_node_sync_next(struct cds_wfcq_node *node, int blocking)
+{
 	/*
 	 * Acquire: pairs with the release store at E3 in
 	 * ___cds_wfcq_append(), so the successor's contents are visible.
 	 */
-	while ((next = __atomic_load_n(&node->next, __ATOMIC_ACQUIRE)) == NULL) {
-		if (!blocking)
-			return CDS_WFCQ_WOULDBLOCK;
-		___cds_wfcq_wait(&spins);
-	}
-	return next;
+	struct cds_wfcq_node *next = __atomic_load_n(&node->next,
+						     __ATOMIC_ACQUIRE);
+
+	if (caa_likely(next != NULL))
+		return next;
+	if (!blocking)
+		return CDS_WFCQ_WOULDBLOCK;
+	return ___cds_wfcq_node_wait_next(node);
 }
 
 static inline struct cds_wfcq_node *
@@ -360,13 +376,22 @@ ___cds_wfcq_dequeue_with_state(cds_wfcq_head_ptr_t u_head,
 
 	if (state != NULL)
 		*state = 0;
-	if (_cds_wfcq_empty(u_head, tail))
-		return NULL;
-
-	/* D1: first node, acquired (its contents become visible). */
-	node = ___cds_wfcq_node_sync_next(&head->node, blocking);
-	if (node == CDS_WFCQ_WOULDBLOCK)
-		return CDS_WFCQ_WOULDBLOCK;
+	/*
+	 * D1: first node.  Acquire: pairs with E3 (splices append through
+	 * E3 too, at S3), so its contents become visible.
+	 * The same load answers _cds_wfcq_empty()'s first question.
+	 */
+	node = __atomic_load_n(&head->node.next, __ATOMIC_ACQUIRE);
+	if (node == NULL) {
+		/* Relaxed, as in _cds_wfcq_empty(): nothing is read from it. */
+		if (__atomic_load_n(&tail->p, __ATOMIC_RELAXED) == &head->node)
+			return NULL;
+		/* Non-empty: the first link is in flight (I1, I3). */
+		node = ___cds_wfcq_node_sync_next(&head->node, blocking);
+		/* Testing blocking first drops the test from blocking calls. */
+		if (!blocking && node == CDS_WFCQ_WOULDBLOCK)
+			return CDS_WFCQ_WOULDBLOCK;
+	}
 
 	/* Acquire: pairs with E3; the successor's contents are handed on. */
 	next = __atomic_load_n(&node->next, __ATOMIC_ACQUIRE);
@@ -394,7 +419,7 @@ ___cds_wfcq_dequeue_with_state(cds_wfcq_head_ptr_t u_head,
 			return node;
 		}
 		next = ___cds_wfcq_node_sync_next(node, blocking);
-		if (next == CDS_WFCQ_WOULDBLOCK) {
+		if (!blocking && next == CDS_WFCQ_WOULDBLOCK) {
 			/*
 			 * Undo the unhooking: the queue is unchanged.  No
 			 * enqueuer can have written head->node.next since,
