@@ -57,7 +57,7 @@
 
 /* Scans with cpu_relax before the updater arms the futex and sleeps. */
 #define URCU__GP_READER_SPINS	100
-/* Polling sleeps without a futex (bp): first and longest, in ns. */
+/* Polling sleeps without a futex (all but qsbr): first, longest (ns). */
 #define URCU__GP_POLL_MIN_NS	(2 * 1000)
 #define URCU__GP_POLL_MAX_NS	(1000 * 1000)
 /* A polling sleep may overshoot by at most 1/8 of its length. */
