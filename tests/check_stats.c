@@ -433,6 +433,26 @@ END_TEST
  * themselves alone (rcu/src/gp-observe.h).
  */
 
+/*
+ * run_grace_periods() while another thread is registered and enters no
+ * section (qsbr: offline) until they are done.
+ */
+static void run_grace_periods_idle_reader(const struct stats_flavor *sf,
+		struct urcu_stats *before, struct urcu_stats *after)
+{
+	struct reg_ctx c;
+	pthread_t tid;
+
+	memset(&c, 0, sizeof(c));
+	c.sf = sf;
+	harness_spawn(&tid, reg_fn, &c);
+	ck_assert(harness_wait_flag(&c.registered));
+	run_grace_periods(sf, before, after);
+	atomic_store(&c.release, 1);
+	harness_join(tid);
+	harness_assert_log_clean(&c.log, sf->name);
+}
+
 /* Does a grace period of this flavor interrupt running readers? */
 static bool barrier_interrupts(const struct stats_flavor *sf)
 {
@@ -488,17 +508,8 @@ START_TEST(test_idle_reader_interrupted_once)
 {
 	const struct stats_flavor *sf = &stats_flavors[_i];
 	struct urcu_stats before, after;
-	struct reg_ctx c;
-	pthread_t tid;
 
-	memset(&c, 0, sizeof(c));
-	c.sf = sf;
-	harness_spawn(&tid, reg_fn, &c);
-	ck_assert(harness_wait_flag(&c.registered));
-	run_grace_periods(sf, &before, &after);
-	atomic_store(&c.release, 1);
-	harness_join(tid);
-	harness_assert_log_clean(&c.log, sf->name);
+	run_grace_periods_idle_reader(sf, &before, &after);
 
 	ck_assert_uint_eq(delta(after, before, gp_completed), N_SYNC);
 	ck_assert_uint_eq(delta(after, before, gp_reader_barriers),
@@ -517,17 +528,8 @@ START_TEST(test_idle_reader_timing)
 {
 	const struct stats_flavor *sf = &stats_flavors[_i];
 	struct urcu_stats before, after;
-	struct reg_ctx c;
-	pthread_t tid;
 
-	memset(&c, 0, sizeof(c));
-	c.sf = sf;
-	harness_spawn(&tid, reg_fn, &c);
-	ck_assert(harness_wait_flag(&c.registered));
-	run_grace_periods(sf, &before, &after);
-	atomic_store(&c.release, 1);
-	harness_join(tid);
-	harness_assert_log_clean(&c.log, sf->name);
+	run_grace_periods_idle_reader(sf, &before, &after);
 
 	ck_assert_uint_eq(delta(after, before, gp_completed), N_SYNC);
 	if (barrier_interrupts(sf))
