@@ -17,6 +17,7 @@
 #include <errno.h>
 #include <linux/membarrier.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -599,6 +600,7 @@ END_TEST
 struct slack_syncer {
 	const struct stats_flavor *sf;
 	atomic_int os_tid;
+	atomic_int done;	/* synchronize_rcu() returned */
 	long after;		/* the thread's slack after synchronize_rcu() */
 };
 
@@ -610,6 +612,7 @@ static void *slack_syncer_fn(void *arg)
 	atomic_store(&s->os_tid, (int) syscall(SYS_gettid));
 	s->sf->fl->update_synchronize_rcu();
 	s->after = prctl(PR_GET_TIMERSLACK, 0, 0, 0, 0);
+	atomic_store(&s->done, 1);
 	return NULL;
 }
 
@@ -640,7 +643,7 @@ START_TEST(test_poll_sleep_timer_slack)
 	long seen = -1, ns;
 	struct reader h;
 	pthread_t tid;
-	int os_tid;
+	int os_tid, early;
 
 	if (sf->is_qsbr)
 		return;
@@ -648,18 +651,26 @@ START_TEST(test_poll_sleep_timer_slack)
 	harness_spawn(&tid, slack_syncer_fn, &s);
 	while (!(os_tid = atomic_load(&s.os_tid)) && !harness_past(deadline))
 		harness_sleep_ms(1);
-	/* Sampled while it sleeps, which is nearly all the time. */
+	/*
+	 * Sampled while it sleeps, which is nearly all the time.  Back to
+	 * back, not on a timer: with timer slack, two threads sleeping 1 ms
+	 * each can be woken by the same expiry again and again, and this
+	 * loop would then always look while the updater is awake.
+	 */
 	while (os_tid && !harness_past(deadline)) {
 		ns = task_timer_slack(os_tid);
 		if (ns >= 0 && ns <= SLACK_POLL_MAX_NS) {
 			seen = ns;
 			break;
 		}
-		harness_sleep_ms(1);
+		sched_yield();
 	}
+	early = atomic_load(&s.done);
 	reader_stop(&h);
 	harness_join(tid);
 
+	ck_assert_msg(!early, "[%s] synchronize_rcu() returned while a "
+		      "reader was inside a section", sf->name);
 	ck_assert_msg(seen >= 0, "[%s] polling updater never seen with a "
 		      "timer slack <= %ld ns", sf->name, SLACK_POLL_MAX_NS);
 	ck_assert_int_eq(s.after, SLACK_OWN_NS);
