@@ -145,16 +145,16 @@ static inline void urcu__gp_seq_begin(struct urcu__gp_state *st)
 }
 
 /*
- * Run one grace period as the leader, gp mutex held.  Returns the time it
- * started waiting for readers (urcu__stall_watch_start()), or 0 when it
- * never did: no reader was registered (invariant 4), the caller was the
- * only one, or, in a flavor that does not interrupt readers, none held
- * the grace period past the first spin of the wait.  Flavors that
- * interrupt readers start the clock before watching them: the watch is
- * paced by it (gp-observe.h).
+ * Run one grace period as the leader, gp mutex held.  @stall->start_ns
+ * ends up as the time it started waiting for readers
+ * (urcu__stall_watch_start()), or stays 0 when it never did: no reader was
+ * registered (invariant 4), the caller was the only one, or, in a flavor
+ * that does not interrupt readers, none held the grace period past the
+ * first spin of the wait.  Flavors that interrupt readers start the clock
+ * before watching them: the watch is paced by it (gp-observe.h).
  * @caller: the calling thread's reader record, registered or not.
  */
-static inline uint64_t urcu__gp_run(struct urcu__gp_state *st,
+static inline void urcu__gp_run(struct urcu__gp_state *st,
 		struct urcu__registry *reg, struct urcu_gp *gp,
 		const struct urcu__gp_ops *ops, struct urcu__stall_watch *stall,
 		struct urcu_reader *caller)
@@ -208,7 +208,6 @@ static inline uint64_t urcu__gp_run(struct urcu__gp_state *st,
 	cds_list_splice(&done, &reg->readers);
 out:
 	urcu__mutex_unlock(&reg->lock);
-	return stall->start_ns;
 }
 
 /*
@@ -222,7 +221,6 @@ static inline void urcu__synchronize(struct urcu__gp_state *st,
 	struct urcu__gp_waiter self;
 	struct urcu__gp_waiter *batch;
 	struct urcu__stall_watch stall;
-	uint64_t start;
 
 	if (!urcu__gp_waiters_push(&st->waiters, &self)) {
 		urcu__gp_waiter_wait(&self);
@@ -239,9 +237,9 @@ static inline void urcu__synchronize(struct urcu__gp_state *st,
 		.warnings = &st->stats.stall_warnings,
 		.stats_start_ns = &st->stats.start_ns,
 	};
-	start = urcu__gp_run(st, reg, gp, ops, &stall, caller);
+	urcu__gp_run(st, reg, gp, ops, &stall, caller);
 	/* Before the wake-ups: a woken caller sees itself counted. */
-	urcu__gp_stats_end(&st->stats, start, batch);
+	urcu__gp_stats_end(&st->stats, stall.start_ns, batch);
 	/* Release: pairs with the acquire load in urcu__gp_seq(). */
 	__atomic_store_n(&st->seq, st->seq + 1, __ATOMIC_RELEASE);
 	urcu__mutex_unlock(&st->lock);
