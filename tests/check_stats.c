@@ -18,6 +18,7 @@
 #include <linux/membarrier.h>
 #include <pthread.h>
 #include <sched.h>
+#include <signal.h>
 #include <stdatomic.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -590,7 +591,7 @@ END_TEST
 
 /*
  * An updater polling a reader that holds the grace period sleeps with a
- * timer slack of at most an eighth of the poll (rcu/src/gp-wait-readers.h),
+ * timer slack of at most an eighth of the poll (rcu/src/gp-poll-sleep.h),
  * whatever its own, and gets its own back afterwards.  QSBR sleeps on a
  * futex its readers wake instead.
  */
@@ -634,20 +635,22 @@ static long task_timer_slack(int tid)
 	return ns;
 }
 
-START_TEST(test_poll_sleep_timer_slack)
+/*
+ * Run one synchronize_rcu() in a slack_syncer while reader @r, started,
+ * keeps the grace period waiting (@why: how, for the messages), then stop
+ * @r.  Expects the updater seen asleep with a timer slack of at most
+ * SLACK_POLL_MAX_NS, and its own slack back afterwards.
+ */
+static void expect_tight_poll_sleeps(const struct stats_flavor *sf,
+				     struct reader *r, const char *why)
 {
-	const struct stats_flavor *sf = &stats_flavors[_i];
-	/* Half the holder's patience, so that a failure reports here. */
+	/* Half the reader's patience, so that a failure reports here. */
 	double deadline = harness_deadline(HARNESS_WAIT_S / 2);
 	struct slack_syncer s = { .sf = sf };
 	long seen = -1, ns;
-	struct reader h;
 	pthread_t tid;
 	int os_tid, early;
 
-	if (sf->is_qsbr)
-		return;
-	holder_start(&h, sf);
 	harness_spawn(&tid, slack_syncer_fn, &s);
 	while (!(os_tid = atomic_load(&s.os_tid)) && !harness_past(deadline))
 		harness_sleep_ms(1);
@@ -666,14 +669,61 @@ START_TEST(test_poll_sleep_timer_slack)
 		sched_yield();
 	}
 	early = atomic_load(&s.done);
-	reader_stop(&h);
+	reader_stop(r);
 	harness_join(tid);
 
-	ck_assert_msg(!early, "[%s] synchronize_rcu() returned while a "
-		      "reader was inside a section", sf->name);
+	ck_assert_msg(!early, "[%s] synchronize_rcu() returned while %s",
+		      sf->name, why);
 	ck_assert_msg(seen >= 0, "[%s] polling updater never seen with a "
-		      "timer slack <= %ld ns", sf->name, SLACK_POLL_MAX_NS);
+		      "timer slack <= %ld ns while %s", sf->name,
+		      SLACK_POLL_MAX_NS, why);
 	ck_assert_int_eq(s.after, SLACK_OWN_NS);
+}
+
+START_TEST(test_poll_sleep_timer_slack)
+{
+	const struct stats_flavor *sf = &stats_flavors[_i];
+	struct reader h;
+
+	if (sf->is_qsbr)
+		return;
+	holder_start(&h, sf);
+	expect_tight_poll_sleeps(sf, &h, "a reader was inside a section");
+}
+END_TEST
+
+/* Registered signal-flavor reader that keeps SIGRCU blocked until stopped. */
+static void *sigblocker_fn(void *arg)
+{
+	struct reader *b = arg;
+	const struct rcu_flavor_struct *fl = b->sf->fl;
+	sigset_t all, old;
+
+	fl->register_thread();
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, &old);
+	atomic_store(&b->started, 1);
+	if (!harness_wait_flag(&b->stop))
+		harness_log_fail(&b->log, "signal blocker: never released");
+	/* The pending SIGRCU runs its handler here. */
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	fl->unregister_thread();
+	return NULL;
+}
+
+/*
+ * Signal flavor: the wait for SIGRCU acknowledgements polls like the wait
+ * for readers (rcu/src/gp-poll-sleep.h), first sleeps short and tight, so
+ * that a reader preempted by the updater itself runs its handler within
+ * microseconds.
+ */
+START_TEST(test_signal_ack_poll_timer_slack)
+{
+	const struct stats_flavor *sf = &stats_flavors[SF_SIGNAL];
+	struct reader b;
+
+	reader_start(&b, sf, sigblocker_fn, "signal blocker");
+	expect_tight_poll_sleeps(sf, &b, "a reader had SIGRCU blocked");
 }
 END_TEST
 
@@ -1076,6 +1126,7 @@ static Suite *stats_suite(void)
 			    N_STATS_FLAVORS);
 	tcase_add_loop_test(tc, test_poll_sleep_timer_slack, 0,
 			    N_STATS_FLAVORS);
+	tcase_add_test(tc, test_signal_ack_poll_timer_slack);
 
 	tc = harness_tcase(s, "process", 30);
 	tcase_add_loop_test(tc, test_membarrier_fallback_reported, 0,

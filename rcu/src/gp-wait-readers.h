@@ -11,11 +11,9 @@
  *
  * The flavors with read-side sections (memb, mb, signal, bp) pass no
  * futex: their unlock is kept to a barrier and a release store, so nobody
- * wakes the updater.  It polls instead, sleeping URCU__GP_POLL_MIN_NS, then
- * twice as long each time up to URCU__GP_POLL_MAX_NS: a short wait (a
+ * wakes the updater.  It polls instead (gp-poll-sleep.h): a short wait (a
  * reader preempted for a time slice) costs little latency, a long one (a
- * reader blocked inside its section) little CPU.  Each sleep runs with a
- * timer slack of an eighth of its length (urcu__gp_sleep_tight).
+ * reader blocked inside its section) little CPU.
  *
  * QSBR sleeps on its futex word: its readers announce quiescent states
  * between requests, not per section, and can afford to look.  To sleep
@@ -45,7 +43,6 @@
 #include <stdint.h>
 #include <pthread.h>
 #include <time.h>
-#include <sys/prctl.h>
 #include <linux/futex.h>
 
 #include <urcu/arch.h>
@@ -53,16 +50,11 @@
 #include <urcu/list.h>
 
 #include "die.h"
+#include "gp-poll-sleep.h"
 #include "gp-stall.h"
 
 /* Scans with cpu_relax before the updater arms the futex and sleeps. */
 #define URCU__GP_READER_SPINS	100
-/* Polling sleeps without a futex (all but qsbr): first, longest (ns). */
-#define URCU__GP_POLL_MIN_NS	(2 * 1000)
-#define URCU__GP_POLL_MAX_NS	(1000 * 1000)
-/* A polling sleep may overshoot by at most 1/8 of its length. */
-#define URCU__GP_POLL_SLACK_DIV	8
-
 /* Move every reader of @waiting that no longer holds @gp_ctr to @done. */
 static inline void urcu__gp_scan(struct cds_list_head *waiting,
 		struct cds_list_head *done, unsigned long gp_ctr,
@@ -74,46 +66,6 @@ static inline void urcu__gp_scan(struct cds_list_head *waiting,
 		if (!holds_gp(pos, gp_ctr))
 			cds_list_move(pos, done);
 	}
-}
-
-/*
- * Sleep @ns with a timer slack of at most @ns / URCU__GP_POLL_SLACK_DIV.
- * The kernel may end a sleep up to the thread's timer slack late (50 us by
- * default), which would turn the first 2 us poll into 50 us and more;
- * and a reader preempted inside its section typically gets the CPU back
- * during the updater's first sleep, so that overshoot is what
- * synchronize_rcu() adds.  The thread's own slack is lowered for the
- * sleep and put back after it: three prctl() calls per poll, nothing when
- * the slack is already low enough.
- */
-static inline void urcu__gp_sleep_tight(uint64_t ns)
-{
-	struct timespec ts = urcu__ns_to_timespec(ns);
-	/* An int: a slack of 2^31 ns or more reads negative; left alone. */
-	int slack = prctl(PR_GET_TIMERSLACK, 0, 0, 0, 0);
-	unsigned long tight = (unsigned long) (ns / URCU__GP_POLL_SLACK_DIV);
-	bool lowered = false;
-
-	/* 0 would mean "back to the default": never asked for. */
-	if (tight && slack > 0 && (unsigned long) slack > tight)
-		lowered = !prctl(PR_SET_TIMERSLACK, tight, 0, 0, 0);
-	(void) nanosleep(&ts, NULL);	/* EINTR: the loop re-scans anyway */
-	if (lowered)
-		(void) prctl(PR_SET_TIMERSLACK, (unsigned long) slack, 0, 0, 0);
-}
-
-/*
- * One polling sleep of @*delay_ns, cut short when a stall warning is due
- * sooner; doubles @*delay_ns for the next one, up to the maximum.
- */
-static inline void urcu__gp_poll_sleep(uint64_t *delay_ns,
-		const struct urcu__stall_watch *stall)
-{
-	uint64_t left = urcu__stall_ns_left(stall);
-
-	urcu__gp_sleep_tight(left < *delay_ns ? left : *delay_ns);
-	if (*delay_ns < URCU__GP_POLL_MAX_NS)
-		*delay_ns *= 2;
 }
 
 /*

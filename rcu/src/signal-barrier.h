@@ -26,7 +26,6 @@
 #define URCU_SRC_SIGNAL_BARRIER_H
 
 #include <errno.h>
-#include <poll.h>
 #include <signal.h>
 #include <pthread.h>
 
@@ -35,9 +34,17 @@
 #include <urcu/static/urcu-common.h>
 
 #include "die.h"
+#include "gp-poll-sleep.h"
 #include "gp-stall.h"
 
-/* Acknowledgement spins before the updater starts sleeping 1 ms at a time. */
+/*
+ * Acknowledgement spins before the updater starts polling (gp-poll-sleep.h):
+ * about 30 us, enough for most round trips of a signal to a thread on
+ * another CPU (10-25 us measured in a VM).  A thread that is not running
+ * needs our CPU or a free one: the polling sleeps that follow start at
+ * 2 us, so a reader that the updater itself preempted gets the CPU back,
+ * and runs its handler, within microseconds.
+ */
 #define URCU__SIGNAL_ACK_SPINS	1000
 
 static inline void urcu__signal_install(int sig,
@@ -73,6 +80,8 @@ static inline void urcu__signal_mb_readers(struct cds_list_head *readers,
 		int sig, struct urcu__stall_watch *stall)
 {
 	struct urcu_reader *r;
+	uint64_t poll_ns = URCU__GP_POLL_MIN_NS;
+	unsigned int spins = 0;
 
 	/* Orders our earlier accesses before the readers' fences. */
 	cmm_smp_mb();
@@ -86,8 +95,6 @@ static inline void urcu__signal_mb_readers(struct cds_list_head *readers,
 			urcu__die("pthread_kill(SIGRCU)", err);
 	}
 	cds_list_for_each_entry(r, readers, node) {
-		unsigned int spins = 0;
-
 		/*
 		 * Acquire on both: pairs with the release in
 		 * urcu__signal_ack(), or with the one in
@@ -99,7 +106,9 @@ static inline void urcu__signal_mb_readers(struct cds_list_head *readers,
 			if (++spins < URCU__SIGNAL_ACK_SPINS) {
 				caa_cpu_relax();
 			} else {
-				(void) poll(NULL, 0, 1);
+				/* Needed by the sleep; already running if watched. */
+				(void) urcu__stall_watch_start(stall);
+				urcu__gp_poll_sleep(&poll_ns, stall);
 				urcu__stall_check_ack(stall, r, sig);
 			}
 		}

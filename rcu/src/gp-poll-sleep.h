@@ -1,0 +1,75 @@
+/*
+ * gp-poll-sleep.h: how a grace period sleeps while it polls for readers.
+ *
+ * Two waits of a grace period have nobody to wake them: the wait for
+ * readers of the flavors whose unlock does not look at the updater (memb,
+ * mb, signal, bp: gp-wait-readers.h), and the signal flavor's wait for
+ * SIGRCU acknowledgements (signal-barrier.h).  Both poll, sleeping
+ * URCU__GP_POLL_MIN_NS first, then twice as long each time up to
+ * URCU__GP_POLL_MAX_NS.  The short first sleeps are for the common case:
+ * the thread we wait for was preempted (often by the updater itself, when
+ * there are more runnable threads than CPUs) and gets the CPU back as
+ * soon as we sleep; it then finishes its section, or runs its handler,
+ * within microseconds.  The longer sleeps keep a thread that blocks for
+ * long (inside its section, or with SIGRCU blocked) from costing the
+ * updater much CPU.
+ */
+#ifndef URCU_SRC_GP_POLL_SLEEP_H
+#define URCU_SRC_GP_POLL_SLEEP_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <time.h>
+#include <sys/prctl.h>
+
+#include "gp-stall.h"
+#include "gp-stats.h"
+
+/* First and longest polling sleep (ns). */
+#define URCU__GP_POLL_MIN_NS	(2 * 1000)
+#define URCU__GP_POLL_MAX_NS	(1000 * 1000)
+/* A polling sleep may overshoot by at most 1/8 of its length. */
+#define URCU__GP_POLL_SLACK_DIV	8
+
+/*
+ * Sleep @ns with a timer slack of at most @ns / URCU__GP_POLL_SLACK_DIV.
+ * The kernel may end a sleep up to the thread's timer slack late (50 us by
+ * default), which would turn the first 2 us poll into 50 us and more, and
+ * that overshoot is what synchronize_rcu() would add in the common case
+ * above.  The thread's own slack is lowered for the sleep and put back
+ * after it: three prctl() calls per poll, nothing when the slack is
+ * already low enough.
+ */
+static inline void urcu__gp_sleep_tight(uint64_t ns)
+{
+	struct timespec ts = urcu__ns_to_timespec(ns);
+	/* An int: a slack of 2^31 ns or more reads negative; left alone. */
+	int slack = prctl(PR_GET_TIMERSLACK, 0, 0, 0, 0);
+	unsigned long tight = (unsigned long) (ns / URCU__GP_POLL_SLACK_DIV);
+	bool lowered = false;
+
+	/* 0 would mean "back to the default": never asked for. */
+	if (tight && slack > 0 && (unsigned long) slack > tight)
+		lowered = !prctl(PR_SET_TIMERSLACK, tight, 0, 0, 0);
+	(void) nanosleep(&ts, NULL);	/* EINTR: the caller re-checks anyway */
+	if (lowered)
+		(void) prctl(PR_SET_TIMERSLACK, (unsigned long) slack, 0, 0, 0);
+}
+
+/*
+ * One polling sleep of @*delay_ns (start it at URCU__GP_POLL_MIN_NS), cut
+ * short when a stall warning is due sooner; doubles @*delay_ns for the
+ * next one, up to the maximum.  @stall must be started
+ * (urcu__stall_watch_start()).
+ */
+static inline void urcu__gp_poll_sleep(uint64_t *delay_ns,
+		const struct urcu__stall_watch *stall)
+{
+	uint64_t left = urcu__stall_ns_left(stall);
+
+	urcu__gp_sleep_tight(left < *delay_ns ? left : *delay_ns);
+	if (*delay_ns < URCU__GP_POLL_MAX_NS)
+		*delay_ns *= 2;
+}
+
+#endif /* URCU_SRC_GP_POLL_SLEEP_H */
