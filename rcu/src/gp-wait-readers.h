@@ -55,6 +55,7 @@
 
 /* Scans with cpu_relax before the updater arms the futex and sleeps. */
 #define URCU__GP_READER_SPINS	100
+
 /* Move every reader of @waiting that no longer holds @gp_ctr to @done. */
 static inline void urcu__gp_scan(struct cds_list_head *waiting,
 		struct cds_list_head *done, unsigned long gp_ctr,
