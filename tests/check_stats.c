@@ -378,6 +378,7 @@ struct reg_ctx {
 	const struct stats_flavor *sf;
 	atomic_int registered;
 	atomic_int release;
+	atomic_int unregistered;
 	struct harness_fail_log log;
 };
 
@@ -402,6 +403,7 @@ static void *reg_fn(void *arg)
 		fl->thread_online();
 	if (!c->sf->is_bp)
 		fl->unregister_thread();
+	atomic_store(&c->unregistered, 1);
 	return NULL;
 }
 
@@ -724,6 +726,62 @@ START_TEST(test_signal_ack_poll_timer_slack)
 
 	reader_start(&b, sf, sigblocker_fn, "signal blocker");
 	expect_tight_poll_sleeps(sf, &b, "a reader had SIGRCU blocked");
+}
+END_TEST
+
+/*
+ * Signal flavor: while a grace period waits for a SIGRCU acknowledgement
+ * that does not come, other threads still register and unregister: the
+ * wait drops the registry lock while it sleeps (rcu/src/signal-barrier.h).
+ * Under ThreadSanitizer, which defers handlers while a thread waits for a
+ * lock, a thread unregistering while the grace period signalled it would
+ * otherwise never acknowledge, and the grace period never end.
+ */
+static bool wait_flag_until(atomic_int *flag, double deadline)
+{
+	while (!atomic_load(flag)) {
+		if (harness_past(deadline))
+			return false;
+		harness_sleep_ms(1);
+	}
+	return true;
+}
+
+START_TEST(test_signal_ack_wait_leaves_registry_free)
+{
+	const struct stats_flavor *sf = &stats_flavors[SF_SIGNAL];
+	double deadline;
+	struct reader b;
+	struct syncer a;
+	struct reg_ctx c;
+	pthread_t tid;
+	int registered, unregistered, early;
+
+	reader_start(&b, sf, sigblocker_fn, "signal blocker");
+	syncer_start(&a, sf);
+	ck_assert_msg(syncer_wait_blocked(&a), "synchronize_rcu() never seen "
+		      "waiting for the blocked reader");
+	memset(&c, 0, sizeof(c));
+	c.sf = sf;
+	/* Half the blocker's patience, so that a failure reports here. */
+	deadline = harness_deadline(HARNESS_WAIT_S / 2);
+	harness_spawn(&tid, reg_fn, &c);
+	registered = wait_flag_until(&c.registered, deadline);
+	atomic_store(&c.release, 1);
+	unregistered = registered && wait_flag_until(&c.unregistered, deadline);
+	early = atomic_load(&a.done);
+	reader_stop(&b);
+	harness_join(tid);
+	harness_join(a.tid);
+	harness_assert_log_clean(&c.log, sf->name);
+
+	ck_assert_msg(!early, "synchronize_rcu() returned while a reader had "
+		      "SIGRCU blocked");
+	ck_assert_msg(registered, "rcu_register_thread() blocked while a "
+		      "grace period waited for a SIGRCU acknowledgement");
+	ck_assert_msg(unregistered, "rcu_unregister_thread() blocked while a "
+		      "grace period waited for a SIGRCU acknowledgement");
+	ck_assert_int_eq(atomic_load(&a.done), 1);
 }
 END_TEST
 
@@ -1127,6 +1185,7 @@ static Suite *stats_suite(void)
 	tcase_add_loop_test(tc, test_poll_sleep_timer_slack, 0,
 			    N_STATS_FLAVORS);
 	tcase_add_test(tc, test_signal_ack_poll_timer_slack);
+	tcase_add_test(tc, test_signal_ack_wait_leaves_registry_free);
 
 	tc = harness_tcase(s, "process", 30);
 	tcase_add_loop_test(tc, test_membarrier_fallback_reported, 0,

@@ -62,8 +62,10 @@
 /* What differs between flavors in a grace period. */
 struct urcu__gp_ops {
 	/*
-	 * Step (a); @readers is the registry, lock held.  @stall: for a
-	 * barrier that waits for readers (the signal flavor's).
+	 * Step (a); @readers: those the grace period still waits for,
+	 * registry lock held.  @stall: for a barrier that waits for readers
+	 * (the signal flavor's, which drops the lock while it sleeps, as
+	 * the wait for readers does).
 	 */
 	void (*master_mb)(struct cds_list_head *readers,
 			  struct urcu__stall_watch *stall);

@@ -73,11 +73,42 @@ static inline void urcu__signal_ack(int32_t *need_mb)
 }
 
 /*
- * Force a full fence on every reader of @readers (registry lock held);
- * @stall watches the grace period this is part of.
+ * First reader of @readers, from @from on, that still owes us an
+ * acknowledgement; NULL when none does.  Acquire on both loads: pairs
+ * with the release in urcu__signal_ack(), or with the one in
+ * urcu__offline_for_wait() of a reader that is parked and need not be
+ * waited for.
+ */
+static inline struct urcu_reader *urcu__signal_pending(
+		struct cds_list_head *readers, struct cds_list_head *from)
+{
+	struct cds_list_head *pos;
+
+	for (pos = from; pos != readers; pos = pos->next) {
+		struct urcu_reader *r =
+			cds_list_entry(pos, struct urcu_reader, node);
+
+		if (__atomic_load_n(&r->need_mb, __ATOMIC_ACQUIRE)
+		    && !__atomic_load_n(&r->parked, __ATOMIC_ACQUIRE))
+			return r;
+	}
+	return NULL;
+}
+
+/*
+ * Force a full fence on every reader of @readers; @stall watches the
+ * grace period this is part of.  Called with @registry_lock held; returns
+ * with it held, but drops it while sleeping, as the wait for readers does
+ * (gp-wait-readers.h): a reader may then unregister, unlinking itself
+ * from @readers, which is why the scan starts over after each sleep.  A
+ * thread waiting for that lock may be unable to run its handler (some
+ * runtimes, ThreadSanitizer among them, defer handlers while a thread is
+ * blocked in an intercepted lock), and the lock must not be what it waits
+ * for.
  */
 static inline void urcu__signal_mb_readers(struct cds_list_head *readers,
-		int sig, struct urcu__stall_watch *stall)
+		pthread_mutex_t *registry_lock, int sig,
+		struct urcu__stall_watch *stall)
 {
 	struct urcu_reader *r;
 	uint64_t poll_ns = URCU__GP_POLL_MIN_NS;
@@ -94,24 +125,23 @@ static inline void urcu__signal_mb_readers(struct cds_list_head *readers,
 		if (err)
 			urcu__die("pthread_kill(SIGRCU)", err);
 	}
-	cds_list_for_each_entry(r, readers, node) {
-		/*
-		 * Acquire on both: pairs with the release in
-		 * urcu__signal_ack(), or with the one in
-		 * urcu__offline_for_wait() of a reader that is parked and
-		 * need not be waited for.
-		 */
-		while (__atomic_load_n(&r->need_mb, __ATOMIC_ACQUIRE)
-		       && !__atomic_load_n(&r->parked, __ATOMIC_ACQUIRE)) {
-			if (++spins < URCU__SIGNAL_ACK_SPINS) {
-				caa_cpu_relax();
-			} else {
-				/* Needed by the sleep; already running if watched. */
-				(void) urcu__stall_watch_start(stall);
-				urcu__gp_poll_sleep(&poll_ns, stall);
-				urcu__stall_check_ack(stall, r, sig);
-			}
+	r = urcu__signal_pending(readers, readers->next);
+	while (r) {
+		if (++spins < URCU__SIGNAL_ACK_SPINS) {
+			caa_cpu_relax();
+		} else {
+			/* Needed by the sleep; already running if watched. */
+			(void) urcu__stall_watch_start(stall);
+			urcu__mutex_unlock(registry_lock);
+			urcu__gp_poll_sleep(&poll_ns, stall);
+			urcu__mutex_lock(registry_lock);
+			/* @r may have unregistered meanwhile. */
+			r = urcu__signal_pending(readers, readers->next);
+			if (!r)
+				break;
+			urcu__stall_check_ack(stall, r, sig);
 		}
+		r = urcu__signal_pending(readers, &r->node);
 	}
 	/* Orders the readers' fences before our later accesses. */
 	cmm_smp_mb();

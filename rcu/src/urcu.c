@@ -42,7 +42,8 @@ static void master_mb(struct cds_list_head *readers,
 	(void) stall;
 	cmm_smp_mb();			/* pairs with readers' cmm_smp_mb() */
 #else
-	urcu__signal_mb_readers(readers, SIGRCU, stall);
+	urcu__signal_mb_readers(readers, &urcu__flavor_registry.lock, SIGRCU,
+				stall);
 #endif
 }
 
