@@ -103,8 +103,8 @@ static inline struct urcu_reader *urcu__signal_pending(
  * from @readers, which is why the scan starts over after each sleep.  A
  * thread waiting for that lock may be unable to run its handler (some
  * runtimes, ThreadSanitizer among them, defer handlers while a thread is
- * blocked in an intercepted lock), and the lock must not be what it waits
- * for.
+ * blocked in an intercepted lock): were the lock held throughout, that
+ * thread and this wait would wait for each other.
  */
 static inline void urcu__signal_mb_readers(struct cds_list_head *readers,
 		pthread_mutex_t *registry_lock, int sig,
