@@ -737,16 +737,6 @@ END_TEST
  * lock, a thread unregistering while the grace period signalled it would
  * otherwise never acknowledge, and the grace period never end.
  */
-static bool wait_flag_until(atomic_int *flag, double deadline)
-{
-	while (!atomic_load(flag)) {
-		if (harness_past(deadline))
-			return false;
-		harness_sleep_ms(1);
-	}
-	return true;
-}
-
 START_TEST(test_signal_ack_wait_leaves_registry_free)
 {
 	const struct stats_flavor *sf = &stats_flavors[SF_SIGNAL];
@@ -766,9 +756,10 @@ START_TEST(test_signal_ack_wait_leaves_registry_free)
 	/* Half the blocker's patience, so that a failure reports here. */
 	deadline = harness_deadline(HARNESS_WAIT_S / 2);
 	harness_spawn(&tid, reg_fn, &c);
-	registered = wait_flag_until(&c.registered, deadline);
+	registered = harness_wait_flag_until(&c.registered, deadline);
 	atomic_store(&c.release, 1);
-	unregistered = registered && wait_flag_until(&c.unregistered, deadline);
+	unregistered = registered &&
+		       harness_wait_flag_until(&c.unregistered, deadline);
 	early = atomic_load(&a.done);
 	reader_stop(&b);
 	harness_join(tid);

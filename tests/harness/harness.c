@@ -52,16 +52,19 @@ void harness_sleep_ms(long ms)
 		;
 }
 
-bool harness_wait_flag(atomic_int *flag)
+bool harness_wait_flag_until(atomic_int *flag, double deadline)
 {
-	double deadline = harness_deadline(HARNESS_WAIT_S);
-
 	while (!atomic_load(flag)) {
 		if (harness_past(deadline))
 			return false;
 		harness_sleep_ms(1);
 	}
 	return true;
+}
+
+bool harness_wait_flag(atomic_int *flag)
+{
+	return harness_wait_flag_until(flag, harness_deadline(HARNESS_WAIT_S));
 }
 
 void harness_spawn(pthread_t *tid, void *(*fn)(void *), void *arg)

@@ -47,6 +47,9 @@ void harness_sleep_ms(long ms);
  */
 bool harness_wait_flag(atomic_int *flag);
 
+/* harness_wait_flag() with a deadline of the caller's (harness_deadline()). */
+bool harness_wait_flag_until(atomic_int *flag, double deadline);
+
 /*
  * Scheduler state letter of thread @tid of this process ('R', 'S', ...),
  * from /proc/self/task/<tid>/stat, or 0 when it cannot be read.
