@@ -1,0 +1,8 @@
+/*
+ * urcu/urcu-futex.h: the futex wrappers' former header name.
+ *
+ * Kept so that programs written against it still build; it warns, as
+ * liburcu does, and includes <urcu/futex.h>, which has the whole API.
+ */
+#warning "<urcu/urcu-futex.h> is an obsolete name: include <urcu/futex.h>"
+#include <urcu/futex.h>
