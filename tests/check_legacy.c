@@ -10,8 +10,9 @@
  * TCase "rculfstack": the deprecated RCU stack <urcu/rculfstack.h>: push
  * return values, LIFO order, and stress with pops inside memb read-side
  * critical sections and a grace period before each node is pushed again.
- * TCase "headers": the obsolete header names and the umbrella headers
- * give the current API.
+ * TCase "headers": the obsolete header names, the umbrella headers and
+ * the flavor-suffixed names of liburcu 0.10 and older give the current
+ * API.
  *
  * Conventions (engineering notes, section 3): fork mode; worker threads
  * never call ck_assert, they record failures (tests/harness/harness.h)
@@ -47,6 +48,7 @@
 
 #include "harness/harness.h"
 #include "harness/sq_stress.h"
+#include "legacy/compat_names.h"
 
 /* ------------------------------------------------------------------------
  * TCase "wfqueue".
@@ -423,6 +425,20 @@ START_TEST(test_umbrella_headers)
 }
 END_TEST
 
+/*
+ * The flavor-suffixed names of liburcu 0.10 and older reach the flavors'
+ * calls (tests/legacy/compat_names.c), and URCU_NO_COMPAT_IDENTIFIERS
+ * leaves them out (tests/legacy/no_compat.c).
+ */
+START_TEST(test_compat_identifiers)
+{
+	ck_assert_int_eq(legacy_compat_round_trip(), 84);
+	ck_assert(legacy_compat_names_absent());
+	ck_assert_str_eq(LEGACY_XSTR(rcu_read_lock_memb),
+			 "urcu_memb_read_lock");
+}
+END_TEST
+
 /* ------------------------------------------------------------------------
  * Suite.
  */
@@ -447,6 +463,7 @@ static Suite *legacy_suite(void)
 	tcase_add_test(hdr, test_obsolete_header_names);
 	tcase_add_test(hdr, test_syscall_compat);
 	tcase_add_test(hdr, test_umbrella_headers);
+	tcase_add_test(hdr, test_compat_identifiers);
 	return s;
 }
 

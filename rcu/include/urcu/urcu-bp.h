@@ -36,6 +36,15 @@
 #define urcu_bp_read_ongoing		_urcu_bp_read_ongoing
 #endif
 
+/*
+ * The pointer operations under this flavor's prefix, as liburcu names
+ * them: the calls of <urcu/pointer.h>, which need no flavor.
+ */
+#define urcu_bp_dereference		rcu_dereference
+#define urcu_bp_cmpxchg_pointer		rcu_cmpxchg_pointer
+#define urcu_bp_xchg_pointer		rcu_xchg_pointer
+#define urcu_bp_set_pointer		rcu_set_pointer
+
 #ifdef __cplusplus
 extern "C" {
 #endif
