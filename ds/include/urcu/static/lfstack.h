@@ -53,7 +53,7 @@
  *     list are seen initialized, and the iteration macros may follow
  *     next pointers with plain loads.
  *   - cds_lfs_push() additionally promises a full memory barrier before
- *     publication (see ___cds_lfs_mb_before_publish()).
+ *     publication (see _cmm_smp_mb_around_rmw() in <urcu/uatomic.h>).
  */
 #ifndef _URCU_STATIC_LFSTACK_H
 #define _URCU_STATIC_LFSTACK_H
@@ -64,28 +64,12 @@
 #include <stdlib.h>
 #include <urcu/compiler.h>
 #include <urcu/arch.h>
+#include <urcu/uatomic.h>
 #include <urcu/lfstack.h>
 
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-/*
- * Full memory barrier before a push publishes its node.  On x86 the
- * locked compare-and-swap that publishes it is a full barrier in
- * hardware; this compiler barrier keeps the caller's earlier accesses
- * above the loop, and the acquire-release compare-and-swap keeps its
- * later accesses below, so nothing more is needed.  Elsewhere a fence
- * implements the documented contract.  The algorithm does not need it.
- */
-static inline void ___cds_lfs_mb_before_publish(void)
-{
-#ifdef URCU_ARCH_X86
-	cmm_barrier();
-#else
-	cmm_smp_mb();
-#endif
-}
 
 /* pthread mutex calls cannot fail on a correctly used stack. */
 static inline void ___cds_lfs_check_pthread(int err)
@@ -157,7 +141,12 @@ static inline bool _cds_lfs_push(cds_lfs_stack_ptr_t u_s,
 	struct __cds_lfs_stack *s = u_s._s;
 	struct cds_lfs_head *head;
 
-	___cds_lfs_mb_before_publish();
+	/*
+	 * The documented full barrier before publication: a fence, or on
+	 * x86 a compiler barrier, the locked read-modify-write below being
+	 * acquire-release (<urcu/uatomic.h>).  The algorithm does not need it.
+	 */
+	_cmm_smp_mb_around_rmw();
 	/*
 	 * U1.  Relaxed: the value is only a guess for U3, which checks it;
 	 * nothing behind the old top is dereferenced here.
@@ -178,7 +167,7 @@ static inline bool _cds_lfs_push(cds_lfs_stack_ptr_t u_s,
 		 * acquire half is not needed by the algorithm; it stops the
 		 * compiler from hoisting the caller's later accesses above
 		 * the compare-and-swap, which the x86 shortcut of
-		 * ___cds_lfs_mb_before_publish() relies on.  Relaxed on
+		 * _cmm_smp_mb_around_rmw() relies on.  Relaxed on
 		 * failure: the refreshed top is again only a guess.
 		 */
 		if (__atomic_compare_exchange_n(&s->head, &head,

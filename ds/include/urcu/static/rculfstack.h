@@ -62,8 +62,9 @@ static inline int _cds_lfs_push_rcu(struct cds_lfs_stack_rcu *s,
 						       __ATOMIC_RELAXED);
 
 	/*
-	 * The documented full barrier before publication (a compiler barrier
-	 * on x86, where the compare-and-swap is a locked instruction).
+	 * The documented full barrier before publication: a fence, or on
+	 * x86 a compiler barrier, the locked compare-and-swap below being
+	 * acquire-release (<urcu/uatomic.h>).  The algorithm does not need it.
 	 */
 	_cmm_smp_mb_around_rmw();
 	do {

@@ -84,50 +84,24 @@
  *   - D3's compare-and-swap and S2's exchange are release for the same
  *     I4 reason.
  *   - cds_wfcq_enqueue() additionally promises a full memory barrier
- *     before publication (see ___cds_wfcq_mb_before_publish()).
+ *     before publication (see _cmm_smp_mb_around_rmw() in <urcu/uatomic.h>).
  */
 #ifndef _URCU_STATIC_WFCQUEUE_H
 #define _URCU_STATIC_WFCQUEUE_H
 
-#include <poll.h>
 #include <pthread.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <urcu/compiler.h>
 #include <urcu/arch.h>
+#include <urcu/uatomic.h>
 #include <urcu/wfcqueue.h>
+#include <urcu/static/link-wait.h>
 
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-/*
- * Waiting for a link in flight: spin this many times with
- * caa_cpu_relax() first (the enqueuer normally completes E3 within a
- * few hundred cycles), then sleep CDS_WFCQ_WAIT_MS milliseconds between
- * checks, which lets a preempted enqueuer get the CPU back.
- */
-#define CDS_WFCQ_ADAPT_SPINS	128
-#define CDS_WFCQ_WAIT_MS	1
-
-/*
- * Full memory barrier issued before an enqueue publishes its node.
- * On x86 the locked exchange that follows is itself a full barrier and,
- * being acquire-release, also keeps the compiler from moving accesses
- * across it, so a compiler barrier suffices.  Elsewhere an acquire-release
- * exchange does not order an earlier store with a later load, so a real
- * fence is needed to honour the documented contract.  The algorithm does
- * not rely on this fence; it only implements the API promise.
- */
-static inline void ___cds_wfcq_mb_before_publish(void)
-{
-#ifdef URCU_ARCH_X86
-	cmm_barrier();
-#else
-	cmm_smp_mb();
-#endif
-}
 
 /* pthread mutex calls cannot fail on a correctly used queue. */
 static inline void ___cds_wfcq_check_pthread(int err)
@@ -144,20 +118,6 @@ ___cds_wfcq_locked_head(struct cds_wfcq_head *head)
 
 	ret.h = head;
 	return ret;
-}
-
-/*
- * One step of the adaptive wait for a link in flight: spin a while,
- * then sleep.  *spins counts the attempts made so far.
- */
-static inline void ___cds_wfcq_wait(unsigned int *spins)
-{
-	if (++*spins < CDS_WFCQ_ADAPT_SPINS) {
-		caa_cpu_relax();
-		return;
-	}
-	*spins = 0;
-	(void) poll(NULL, 0, CDS_WFCQ_WAIT_MS);
 }
 
 static inline void _cds_wfcq_node_init(struct cds_wfcq_node *node)
@@ -234,7 +194,12 @@ static inline bool ___cds_wfcq_append(cds_wfcq_head_ptr_t u_head,
 	struct __cds_wfcq_head *head = u_head._h;
 	struct cds_wfcq_node *old_tail;
 
-	___cds_wfcq_mb_before_publish();
+	/*
+	 * The documented full barrier before publication: a fence, or on
+	 * x86 a compiler barrier, the locked read-modify-write below being
+	 * acquire-release (<urcu/uatomic.h>).  The algorithm does not need it.
+	 */
+	_cmm_smp_mb_around_rmw();
 	/*
 	 * E2.  Release: publishes new_tail->next == NULL (and the chain)
 	 * to the next enqueuer, whose E3 writes new_tail->next, and to a
@@ -278,7 +243,7 @@ ___cds_wfcq_node_wait_next(struct cds_wfcq_node *node)
 
 	/* Acquire: as in ___cds_wfcq_node_sync_next(). */
 	while ((next = __atomic_load_n(&node->next, __ATOMIC_ACQUIRE)) == NULL)
-		___cds_wfcq_wait(&spins);
+		___cds_link_wait(&spins);
 	return next;
 }
 
@@ -507,7 +472,7 @@ ___cds_wfcq_splice(cds_wfcq_head_ptr_t u_dest_q_head,
 			return CDS_WFCQ_RET_SRC_EMPTY;
 		if (!blocking)
 			return CDS_WFCQ_RET_WOULDBLOCK;
-		___cds_wfcq_wait(&spins);
+		___cds_link_wait(&spins);
 	}
 
 	/*

@@ -61,7 +61,6 @@
 #ifndef _URCU_STATIC_WFQUEUE_H
 #define _URCU_STATIC_WFQUEUE_H
 
-#include <poll.h>
 #include <pthread.h>
 #include <stdlib.h>
 
@@ -69,19 +68,11 @@
 #include <urcu/compiler.h>
 #include <urcu/uatomic.h>
 #include <urcu/wfqueue.h>
+#include <urcu/static/link-wait.h>
 
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-/*
- * Waiting at D2: spin this many times with caa_cpu_relax() (an enqueuer
- * normally completes E3 within a few hundred cycles), then sleep
- * CDS_WFQ_WAIT_MS between looks, so that a preempted enqueuer gets the
- * CPU back.
- */
-#define CDS_WFQ_ADAPT_SPINS	128
-#define CDS_WFQ_WAIT_MS		1
 
 static inline void _cds_wfq_node_init(struct cds_wfq_node *node)
 {
@@ -115,7 +106,7 @@ static inline void _cds_wfq_enqueue(struct cds_wfq_queue *q,
 
 	/* E1.  Private node: relaxed; E2's release publishes it. */
 	__atomic_store_n(&node->next, NULL, __ATOMIC_RELAXED);
-	_cmm_smp_mb_around_rmw();
+	_cmm_smp_mb_around_rmw();	/* see "Memory ordering" above */
 	/* E2.  Acquire-release: see "Memory ordering" above. */
 	slot = __atomic_exchange_n(&q->tail, &node->next, __ATOMIC_ACQ_REL);
 	/* E3.  Release: pairs with D2's acquire (the node's contents). */
@@ -130,14 +121,8 @@ ___cds_wfq_next_blocking(struct cds_wfq_node *node)
 	unsigned int spins = 0;
 
 	/* Acquire: pairs with E3's release store of this link. */
-	while ((next = __atomic_load_n(&node->next, __ATOMIC_ACQUIRE)) == NULL) {
-		if (++spins < CDS_WFQ_ADAPT_SPINS) {
-			caa_cpu_relax();
-		} else {
-			spins = 0;
-			(void) poll(NULL, 0, CDS_WFQ_WAIT_MS);
-		}
-	}
+	while ((next = __atomic_load_n(&node->next, __ATOMIC_ACQUIRE)) == NULL)
+		___cds_link_wait(&spins);
 	return next;
 }
 

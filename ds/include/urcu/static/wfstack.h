@@ -53,19 +53,20 @@
  *   - P3 is a release store; every load of a next pointer that is then
  *     followed (O2, iteration) is an acquire load.
  *   - cds_wfs_push() additionally promises a full memory barrier before
- *     publication (see ___cds_wfs_mb_before_publish()).
+ *     publication (see _cmm_smp_mb_around_rmw() in <urcu/uatomic.h>).
  */
 #ifndef _URCU_STATIC_WFSTACK_H
 #define _URCU_STATIC_WFSTACK_H
 
-#include <poll.h>
 #include <pthread.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <urcu/compiler.h>
 #include <urcu/arch.h>
+#include <urcu/uatomic.h>
 #include <urcu/wfstack.h>
+#include <urcu/static/link-wait.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -77,36 +78,11 @@ extern "C" {
  */
 #define CDS_WFS_END			((void *) 0x1UL)
 
-/*
- * Waiting for a link in flight: spin with caa_cpu_relax() this many
- * times, then sleep CDS_WFS_WAIT_MS milliseconds between checks so that
- * a preempted pusher can run.
- */
-#define CDS_WFS_ADAPT_SPINS	128
-#define CDS_WFS_WAIT_MS		1
-
 /* Typed views of the marker; head and node share their address. */
 #define ___CDS_WFS_END_HEAD	((struct cds_wfs_head *) CDS_WFS_END)
 #define ___CDS_WFS_END_NODE	((struct cds_wfs_node *) CDS_WFS_END)
 #define ___CDS_WFS_WOULDBLOCK_NODE	\
 	((struct cds_wfs_node *) CDS_WFS_WOULDBLOCK)
-
-/*
- * Full memory barrier before a push publishes its node.  On x86 the
- * locked exchange that follows is a full barrier and, being
- * acquire-release, keeps the compiler from moving accesses across it.
- * Elsewhere an acquire-release exchange does not order an earlier store
- * before a later load, so a fence implements the documented contract.
- * The algorithm itself does not need it.
- */
-static inline void ___cds_wfs_mb_before_publish(void)
-{
-#ifdef URCU_ARCH_X86
-	cmm_barrier();
-#else
-	cmm_smp_mb();
-#endif
-}
 
 /* pthread mutex calls cannot fail on a correctly used stack. */
 static inline void ___cds_wfs_check_pthread(int err)
@@ -141,17 +117,6 @@ ___cds_wfs_node_to_head(struct cds_wfs_node *node)
 static inline bool ___cds_wfs_end(const void *p)
 {
 	return p == CDS_WFS_END;
-}
-
-/* One step of the adaptive wait: spin a while, then sleep. */
-static inline void ___cds_wfs_wait(unsigned int *spins)
-{
-	if (++*spins < CDS_WFS_ADAPT_SPINS) {
-		caa_cpu_relax();
-		return;
-	}
-	*spins = 0;
-	(void) poll(NULL, 0, CDS_WFS_WAIT_MS);
 }
 
 static inline void _cds_wfs_node_init(struct cds_wfs_node *node)
@@ -196,7 +161,12 @@ static inline int _cds_wfs_push(cds_wfs_stack_ptr_t u_stack,
 
 	/* P1.  Still private: relaxed; P2's release publishes it. */
 	__atomic_store_n(&node->next, NULL, __ATOMIC_RELAXED);
-	___cds_wfs_mb_before_publish();
+	/*
+	 * The documented full barrier before publication: a fence, or on
+	 * x86 a compiler barrier, the locked read-modify-write below being
+	 * acquire-release (<urcu/uatomic.h>).  The algorithm does not need it.
+	 */
+	_cmm_smp_mb_around_rmw();
 	/*
 	 * P2.  Release: pairs with the acquire loads of s->head in pop and
 	 * the acquire exchange of pop-all (node contents, P1).  Acquire:
@@ -229,7 +199,7 @@ ___cds_wfs_node_sync_next(struct cds_wfs_node *node, int blocking)
 	while ((next = __atomic_load_n(&node->next, __ATOMIC_ACQUIRE)) == NULL) {
 		if (!blocking)
 			return ___CDS_WFS_WOULDBLOCK_NODE;
-		___cds_wfs_wait(&spins);
+		___cds_link_wait(&spins);
 	}
 	return next;
 }
