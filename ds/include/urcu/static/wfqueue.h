@@ -106,7 +106,8 @@ static inline void _cds_wfq_enqueue(struct cds_wfq_queue *q,
 
 	/* E1.  Private node: relaxed; E2's release publishes it. */
 	__atomic_store_n(&node->next, NULL, __ATOMIC_RELAXED);
-	_cmm_smp_mb_around_rmw();	/* see "Memory ordering" above */
+	/* The promised full barrier (see "Memory ordering" above). */
+	_cmm_smp_mb_around_rmw();
 	/* E2.  Acquire-release: see "Memory ordering" above. */
 	slot = __atomic_exchange_n(&q->tail, &node->next, __ATOMIC_ACQ_REL);
 	/* E3.  Release: pairs with D2's acquire (the node's contents). */
