@@ -27,7 +27,8 @@
  * lfstack is used in its RCU mode (<urcu/lfstack.h>, scheme 3): pops
  * without the pop lock, inside read-side sections, and a popped node
  * pushed again only after a grace period (through the pool), so RCU is
- * what keeps the pops free of ABA.
+ * what keeps the pops free of ABA.  The deprecated rculfstack
+ * (<urcu/rculfstack.h>) has only that mode and is run the same way.
  *
  * Memory ordering: node fields are accessed with atomics, relaxed where
  * the structure's own publication (enqueue/push release, dequeue/pop
@@ -44,6 +45,9 @@
 #include <urcu/call-rcu.h>
 #include <urcu/compiler.h>
 #include <urcu/lfstack.h>
+/* The deprecated stack is tortured on purpose: silence its warnings. */
+#define CDS_LFS_RCU_DEPRECATED
+#include <urcu/rculfstack.h>
 #include <urcu/rculfqueue.h>
 #include <urcu/rculfhash.h>
 
@@ -72,6 +76,7 @@ struct ds_node {
 	union {
 		struct cds_lfq_node_rcu lfq;
 		struct cds_lfs_node lfs;
+		struct cds_lfs_node_rcu lfsr;
 		struct cds_lfht_node ht;
 	} link;
 	struct rcu_head rh;
@@ -109,6 +114,7 @@ static struct {
 static union {
 	struct cds_lfq_queue_rcu lfq;
 	struct cds_lfs_stack lfs;
+	struct cds_lfs_stack_rcu lfsr;
 	struct cds_lfht *ht;
 } ds;
 
@@ -278,6 +284,46 @@ static bool lfs_fini(void)
 	return empty;
 }
 
+/* rculfstack: the deprecated <urcu/rculfstack.h>, RCU-protected pops. */
+
+static void lfsr_init(void)
+{
+	cds_lfs_init_rcu(&ds.lfsr);
+}
+
+static void lfsr_add(struct ds_node *n)
+{
+	cds_lfs_push_rcu(&ds.lfsr, &n->link.lfsr);
+}
+
+static struct ds_node *lfsr_take(void)
+{
+	struct cds_lfs_node_rcu *sn = cds_lfs_pop_rcu(&ds.lfsr);
+
+	return sn ? caa_container_of(sn, struct ds_node, link.lfsr) : NULL;
+}
+
+static unsigned int lfsr_peek(struct worker *w,
+			      void (*visit)(struct worker *, struct ds_node *))
+{
+	/* Acquire, here and below: as in lfs_peek(). */
+	struct cds_lfs_node_rcu *sn = __atomic_load_n(&ds.lfsr.head,
+						      __ATOMIC_ACQUIRE);
+	unsigned int i;
+
+	for (i = 0; sn && i < PEEK_MAX; i++) {
+		visit(w, caa_container_of(sn, struct ds_node, link.lfsr));
+		sn = __atomic_load_n(&sn->next, __ATOMIC_ACQUIRE);
+	}
+	return i;
+}
+
+static bool lfsr_fini(void)
+{
+	/* Relaxed: every thread has been joined. */
+	return __atomic_load_n(&ds.lfsr.head, __ATOMIC_RELAXED) == NULL;
+}
+
 /*
  * cds_lfht: <urcu/rculfhash.h>, starting at one bucket with automatic
  * resizing and accounting, so that the table grows and shrinks while it
@@ -346,6 +392,7 @@ static bool lfht_fini(void)
 static const struct ds_ops ds_structures[] = {
 	{ "rculfqueue", lfq_init, lfq_add, lfq_take, lfq_peek, lfq_fini },
 	{ "lfstack", lfs_init, lfs_add, lfs_take, lfs_peek, lfs_fini },
+	{ "rculfstack", lfsr_init, lfsr_add, lfsr_take, lfsr_peek, lfsr_fini },
 	{ "cds_lfht", lfht_init, lfht_add, lfht_take, lfht_peek, lfht_fini },
 };
 
