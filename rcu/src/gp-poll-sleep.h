@@ -59,8 +59,8 @@ static inline void urcu__gp_sleep_tight(uint64_t ns)
 /*
  * One polling sleep of @*delay_ns (start it at URCU__GP_POLL_MIN_NS), cut
  * short when a stall warning is due sooner; doubles @*delay_ns for the
- * next one, up to the maximum.  @stall must be started
- * (urcu__stall_watch_start()).
+ * next one, up to the maximum and not past it (2 us doubled nine times
+ * is 1.024 ms).  @stall must be started (urcu__stall_watch_start()).
  */
 static inline void urcu__gp_poll_sleep(uint64_t *delay_ns,
 		const struct urcu__stall_watch *stall)
@@ -68,8 +68,9 @@ static inline void urcu__gp_poll_sleep(uint64_t *delay_ns,
 	uint64_t left = urcu__stall_ns_left(stall);
 
 	urcu__gp_sleep_tight(left < *delay_ns ? left : *delay_ns);
-	if (*delay_ns < URCU__GP_POLL_MAX_NS)
-		*delay_ns *= 2;
+	*delay_ns *= 2;
+	if (*delay_ns > URCU__GP_POLL_MAX_NS)
+		*delay_ns = URCU__GP_POLL_MAX_NS;
 }
 
 #endif /* URCU_SRC_GP_POLL_SLEEP_H */
