@@ -26,6 +26,7 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -498,6 +499,88 @@ START_TEST(test_busy_reader_not_interrupted)
 		      (unsigned long long) delta(after, before, gp_completed));
 	if (!barrier_interrupts(sf))
 		ck_assert_uint_eq(delta(after, before, gp_reader_barriers), 0);
+}
+END_TEST
+
+/*
+ * Signal flavor: between its looks at a busy reader that has not moved on
+ * yet, the updater sleeps (rcu/src/gp-observe.h), so that a reader it
+ * preempted gets the CPU back and moves on by itself; it does not spin.
+ * The reader here runs one section before each grace period, then spins
+ * outside any section until the next: every grace period sees it busy at
+ * both looks, then signals it.  Each one after the first (which, with no
+ * busy reader seen before, looks at once and again 1 us later) must
+ * therefore block at least once (a voluntary context switch).  An updater that spun
+ * between its looks blocked only when the acknowledgement of its signal
+ * took longer than its spin, which a running reader's seldom does.
+ */
+#define WATCH_GPS	20
+
+struct stepper {
+	const struct stats_flavor *sf;
+	pthread_t tid;
+	atomic_uint asked;	/* sections asked for */
+	atomic_uint ran;	/* sections run */
+	atomic_int stop;
+	struct harness_fail_log log;
+};
+
+static void *stepper_fn(void *arg)
+{
+	struct stepper *st = arg;
+	const struct rcu_flavor_struct *fl = st->sf->fl;
+	unsigned int ran = 0;
+
+	fl->register_thread();
+	while (!atomic_load(&st->stop)) {
+		if (atomic_load(&st->asked) == ran)
+			continue;	/* running, outside any section */
+		fl->read_lock();
+		fl->read_unlock();
+		atomic_store(&st->ran, ++ran);
+	}
+	fl->unregister_thread();
+	return NULL;
+}
+
+/* Voluntary context switches of the calling thread so far. */
+static long own_voluntary_switches(void)
+{
+	struct rusage ru;
+
+	ck_assert_int_eq(getrusage(RUSAGE_THREAD, &ru), 0);
+	return ru.ru_nvcsw;
+}
+
+START_TEST(test_signal_watch_sleeps)
+{
+	const struct stats_flavor *sf = &stats_flavors[SF_SIGNAL];
+	double deadline = harness_deadline(HARNESS_WAIT_S);
+	struct stepper st = { .sf = sf };
+	long switches = 0;
+	unsigned int i;
+
+	harness_spawn(&st.tid, stepper_fn, &st);
+	for (i = 1; i <= WATCH_GPS + 1; i++) {
+		long before;
+
+		atomic_store(&st.asked, i);
+		while (atomic_load(&st.ran) != i && !harness_past(deadline))
+			sched_yield();
+		ck_assert_msg(atomic_load(&st.ran) == i,
+			      "signal: reader never ran its section");
+		before = own_voluntary_switches();
+		sf->fl->update_synchronize_rcu();
+		if (i > 1 && own_voluntary_switches() > before)
+			switches++;
+	}
+	atomic_store(&st.stop, 1);
+	harness_join(st.tid);
+	harness_assert_log_clean(&st.log, sf->name);
+
+	ck_assert_msg(switches == WATCH_GPS, "signal: only %ld of %d grace "
+		      "periods that watched a busy reader slept", switches,
+		      WATCH_GPS);
 }
 END_TEST
 
@@ -1174,6 +1257,7 @@ static Suite *stats_suite(void)
 	tcase_add_loop_test(tc, test_membarrier_mode, 0, N_STATS_FLAVORS);
 	tcase_add_loop_test(tc, test_busy_reader_not_interrupted, 0,
 			    N_STATS_FLAVORS);
+	tcase_add_test(tc, test_signal_watch_sleeps);
 	tcase_add_loop_test(tc, test_idle_reader_interrupted_once, 0,
 			    N_STATS_FLAVORS);
 	tcase_add_loop_test(tc, test_idle_reader_timing, 0, N_STATS_FLAVORS);

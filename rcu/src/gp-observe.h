@@ -58,11 +58,14 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <pthread.h>
 
 #include <urcu/arch.h>
 #include <urcu/list.h>
 #include <urcu/static/urcu-common.h>
 
+#include "die.h"
+#include "gp-poll-sleep.h"
 #include "gp-stats.h"
 
 /*
@@ -71,15 +74,43 @@
  * are paced so that this stays a few percent of a busy reader's time even
  * when synchronize_rcu() runs back to back: the first look comes
  * URCU__GP_OBSERVE_FIRST_NS after the epoch store (time for a busy reader
- * to pass through a section), but no sooner than URCU__GP_OBSERVE_GAP_NS
- * after the previous look, and at most URCU__GP_OBSERVE_LOOKS looks are
- * taken before falling back to the barrier.  A look at an idle reader
- * costs it nothing, so when the previous grace period found every reader
- * idle, the first look comes at once, and if it finds them idle again the
- * barrier follows without waiting.
+ * to pass through a section), but no sooner than the flavor's gap
+ * (urcu__gp_ops.watch_gap_ns) after the previous look, and at most
+ * URCU__GP_OBSERVE_LOOKS looks are taken before falling back to the
+ * barrier.  A look at an idle reader costs it nothing, so when the
+ * previous grace period found every reader idle, the first look comes at
+ * once, and if it finds them idle again the barrier follows without
+ * waiting.
+ *
+ * The gap depends on what the barrier asks of a reader that is not
+ * running, which is the usual reason for a busy reader not to have moved
+ * on yet (more runnable threads than CPUs, the updater among them):
+ *
+ *  - membarrier(2) (memb, bp) only reaches the CPUs that run a thread of
+ *    the process; a preempted reader is left alone and the grace period
+ *    does not wait for it.  The gap is URCU__GP_OBSERVE_GAP_NS, spun.
+ *  - SIGRCU (signal) must be handled by the reader itself: the grace
+ *    period cannot end before a preempted reader runs again, and
+ *    spinning meanwhile keeps it off the CPU it needs, so that such a
+ *    grace period often ends up signalling it, at the price of two
+ *    context switches and a signal frame.  The gap is
+ *    URCU__GP_OBSERVE_SLEPT_GAP_NS, slept: the preempted reader gets the
+ *    CPU, enters a section under the new epoch, and needs no signal.
+ *    Back to back with two busy readers on two CPUs, the updater then
+ *    runs about 7000 grace periods/s, signals a reader in under 0.1% of
+ *    them, and leaves the readers over 90% of both CPUs; spinning, it ran
+ *    two to five times as many, signalled in a fifth of them and left
+ *    the readers three quarters (docs/performance.md).  A single synchronize_rcu() is not slowed:
+ *    its first look comes URCU__GP_OBSERVE_FIRST_NS after it starts.
+ *
+ * A wait of URCU__GP_OBSERVE_SLEEP_MIN_NS or more is slept
+ * (urcu__gp_sleep_tight()), a shorter one spun: a sleep costs a few
+ * microseconds of system calls and wakeup itself.
  */
 #define URCU__GP_OBSERVE_FIRST_NS	1000
 #define URCU__GP_OBSERVE_GAP_NS		(10 * 1000)
+#define URCU__GP_OBSERVE_SLEPT_GAP_NS	(100 * 1000)
+#define URCU__GP_OBSERVE_SLEEP_MIN_NS	(20 * 1000)
 #define URCU__GP_OBSERVE_LOOKS		2
 /*
  * Synced epochs older than this (in reader-word units) are ignored, so
@@ -171,14 +202,39 @@ static inline void urcu__gp_mark_synced(struct cds_list_head *waiting,
 }
 
 /*
- * Watch @waiting (registry lock held) after the epoch became @gp_ctr at
- * @start_ns, moving readers that move on by themselves to @done; returns
- * with @waiting holding those that did not.
+ * Wait until @at (ns) before the next look: spin, or sleep with
+ * @registry_lock dropped, as the polls of the wait for readers do
+ * (gp-wait-readers.h): a reader may unregister meanwhile, unlinking
+ * itself from the list being watched, and each look walks that list
+ * afresh.  Returns the time of the look.
+ */
+static inline uint64_t urcu__gp_observe_wait(uint64_t at,
+		pthread_mutex_t *registry_lock)
+{
+	uint64_t t;
+
+	while ((t = urcu__now_ns()) < at) {
+		if (at - t >= URCU__GP_OBSERVE_SLEEP_MIN_NS) {
+			urcu__mutex_unlock(registry_lock);
+			urcu__gp_sleep_tight(at - t);
+			urcu__mutex_lock(registry_lock);
+		} else {
+			caa_cpu_relax();
+		}
+	}
+	return t;
+}
+
+/*
+ * Watch @waiting (@registry_lock held) after the epoch became @gp_ctr at
+ * @start_ns, looking no sooner than @gap_ns after the previous look,
+ * moving readers that move on by themselves to @done; returns with
+ * @waiting holding those that did not.
  */
 static inline void urcu__gp_observe(struct cds_list_head *waiting,
 		struct cds_list_head *done, unsigned long gp_ctr,
-		unsigned long epoch_step, uint64_t start_ns,
-		struct urcu__gp_observer *obs)
+		unsigned long epoch_step, uint64_t start_ns, uint64_t gap_ns,
+		pthread_mutex_t *registry_lock, struct urcu__gp_observer *obs)
 {
 	uint64_t at = start_ns + URCU__GP_OBSERVE_FIRST_NS;
 	int looks = 0;
@@ -197,20 +253,18 @@ static inline void urcu__gp_observe(struct cds_list_head *waiting,
 					   obs))
 			return;
 		looks++;
-	} else if (at < obs->last_look_ns + URCU__GP_OBSERVE_GAP_NS) {
-		at = obs->last_look_ns + URCU__GP_OBSERVE_GAP_NS;
+	} else if (at < obs->last_look_ns + gap_ns) {
+		at = obs->last_look_ns + gap_ns;
 	}
 	obs->saw_busy = false;
 	for (; looks < URCU__GP_OBSERVE_LOOKS; looks++) {
-		uint64_t t;
+		uint64_t t = urcu__gp_observe_wait(at, registry_lock);
 
-		while ((t = urcu__now_ns()) < at)
-			caa_cpu_relax();
 		obs->last_look_ns = t;
 		if (!urcu__gp_observe_look(waiting, done, gp_ctr, epoch_step,
 					   obs))
 			break;
-		at = t + URCU__GP_OBSERVE_GAP_NS;
+		at = t + gap_ns;
 	}
 }
 

@@ -84,6 +84,8 @@ struct urcu__gp_ops {
 	 * when it is a local fence.
 	 */
 	bool (*interrupts_readers)(void);
+	/* Least time between two looks of that watch (gp-observe.h), ns. */
+	uint64_t watch_gap_ns;
 	/* Epoch increment (keeps the constant low bits of gp->ctr). */
 	unsigned long epoch_step;
 	/* Flavor name, and what a reader holding a grace period is doing. */
@@ -194,6 +196,7 @@ static inline void urcu__gp_run(struct urcu__gp_state *st,
 			urcu__gp_observe(&waiting, &done, next,
 					 ops->epoch_step,
 					 urcu__stall_watch_start(stall),
+					 ops->watch_gap_ns, &reg->lock,
 					 &st->observer);
 	}
 	if (!cds_list_empty(&waiting)) {

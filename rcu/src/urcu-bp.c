@@ -41,6 +41,7 @@ static const struct urcu__gp_ops gp_ops = {
 	.holds_gp = urcu__section_holds_gp,
 	.sleep_mb = NULL,	/* readers never wake the updater: it polls */
 	.interrupts_readers = master_mb_interrupts,
+	.watch_gap_ns = URCU__GP_OBSERVE_GAP_NS,
 	.epoch_step = URCU_GP_EPOCH_STEP,
 	.name = URCU__FLAVOR_STR,
 	.holding = "inside a read-side critical section",

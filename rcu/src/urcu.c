@@ -61,11 +61,19 @@ static bool master_mb_interrupts(void)
 #define master_mb_interrupts	NULL	/* mb: a local fence */
 #endif
 
+/* How the updater paces its watch over busy readers (gp-observe.h). */
+#ifdef RCU_SIGNAL
+#define WATCH_GAP_NS	URCU__GP_OBSERVE_SLEPT_GAP_NS
+#else
+#define WATCH_GAP_NS	URCU__GP_OBSERVE_GAP_NS	/* mb: never watches */
+#endif
+
 static const struct urcu__gp_ops gp_ops = {
 	.master_mb = master_mb,
 	.holds_gp = urcu__section_holds_gp,
 	.sleep_mb = NULL,	/* readers never wake the updater: it polls */
 	.interrupts_readers = master_mb_interrupts,
+	.watch_gap_ns = WATCH_GAP_NS,
 	.epoch_step = URCU_GP_EPOCH_STEP,
 	.name = URCU__FLAVOR_STR,
 	.holding = "inside a read-side critical section",
