@@ -14,6 +14,7 @@
 #define URCU_SRC_READER_REGISTRY_H
 
 #include <pthread.h>
+#include <stddef.h>
 #include <unistd.h>
 #include <sys/syscall.h>
 
@@ -21,6 +22,15 @@
 #include <urcu/static/urcu-common.h>
 
 #include "die.h"
+
+/*
+ * Grace periods move reader records between lists: the link must not
+ * share a cache line with the word the reader writes in every section
+ * (struct urcu_reader).
+ */
+_Static_assert(offsetof(struct urcu_reader, node) / CAA_CACHE_LINE_SIZE
+	       != offsetof(struct urcu_reader, ctr) / CAA_CACHE_LINE_SIZE,
+	       "reader record: registry link on the line of the reader word");
 
 struct urcu__registry {
 	pthread_mutex_t lock;

@@ -81,19 +81,23 @@ struct urcu_reader {
 	/* QSBR debug builds only: read-side nesting depth. */
 	uint32_t nesting;
 	pthread_t tid;
-	/* Link in the flavor's registry, protected by its registry lock. */
-	struct cds_list_head node;
 	/*
-	 * Kernel thread id (gettid()) as of registration, for stall
-	 * warnings.  Last, inside the padding: the layout of the fields
-	 * above, which inlined read sides use, does not change.
+	 * Link in the flavor's registry, protected by its registry lock.
+	 * Every grace period moves it from list to list, so it starts a
+	 * cache line of its own: were it on the line of @ctr, each of those
+	 * writes would take that line from the reader, whose next section
+	 * would miss on its store to @ctr, and the updater's next look
+	 * would miss again.  Read-side sections never touch the fields from
+	 * here on.
 	 */
+	struct cds_list_head node __attribute__((aligned(CAA_CACHE_LINE_SIZE)));
+	/* Kernel thread id (gettid()) as of registration, for stall warnings. */
 	int32_t os_tid;
 	/*
 	 * Updater-private (registry lock): an epoch this thread's loads of
 	 * the grace-period word can no longer go below, because a grace
 	 * period at that epoch ran the barrier on it; 0 when unknown
-	 * (rcu/src/gp-observe.h).  Also in the padding.
+	 * (rcu/src/gp-observe.h).
 	 */
 	unsigned long synced_epoch;
 } __attribute__((aligned(CAA_CACHE_LINE_SIZE)));
