@@ -412,6 +412,10 @@ def target_status(row, values, ratio):
         if 'ours' not in values:
             return ''
         return 'ok' if values['ours'] < 0.05 else '**miss**'
+    # No target: still say where ours is behind liburcu (median ratio).
+    if ratio is not None and (ratio < 1.0 if row.better == 'higher'
+                              else ratio > 1.0):
+        return 'slower'
     return ''
 
 
@@ -562,15 +566,22 @@ def main():
                   'ck_stack on the lfstack rows and ck_fifo_mpmc on both queue rows.')
     header.append('- target: the issue asks for ratio >= 1.00 on every read-side '
                   'throughput row and hash-table lookup row, and for zero '
-                  'instructions beyond the dereference in QSBR sections.')
+                  'instructions beyond the dereference in QSBR sections; '
+                  '`slower` marks a row without a target where the median '
+                  'ratio has ours behind liburcu.')
     header.append('')
     lines, table = render(rows, groups, icount_values, header)
     misses = [t['workload'] for t in table if t['target'] == 'miss']
+    slower = [t['workload'] for t in table if t['target'] == 'slower']
     lines.append('')
     if misses:
         lines.append('Rows below target (%d): %s.' % (len(misses), '; '.join(misses)))
     else:
         lines.append('Every row with a target meets it.')
+    if slower:
+        lines.append('')
+        lines.append('Rows without a target where ours is slower than liburcu '
+                     '(%d): %s.' % (len(slower), '; '.join(slower)))
     png = plot(rows, groups, icount_values, args.out)
     if png:
         lines.append('')
