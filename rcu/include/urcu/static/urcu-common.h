@@ -147,8 +147,54 @@ static inline void _urcu_common_slave_mb(int fence)
 }
 
 /*
+ * A nested lock on word @tmp: a nesting count already at its maximum
+ * would carry into the epoch bits; abort before anyone relies on them.
+ */
+static inline void _urcu_common_check_nesting(unsigned long tmp)
+{
+	_urcu_misuse_check_lib(
+		(tmp & URCU_GP_CTR_NEST_MASK) != URCU_GP_CTR_NEST_MASK,
+		"rcu_read_lock() nested too deeply");
+}
+
+/*
+ * Lock of a reader with real fences (@fence set: the updater never
+ * interrupts it, it runs a local fence and scans, rcu/src/gp-synchronize.h).
+ * The outermost lock loads the grace-period word and stores it as its own
+ * in one go, then fences: store-load, paired with the updater's fence
+ * between its epoch store and its scan, so either the scan sees this
+ * section or the section's loads see the removals.  No claim under the
+ * previous epoch is needed here (it exists for barriers that land inside
+ * the lock, and none does), and without it the word goes from idle
+ * straight to the current epoch: an updater waiting for a busy reader
+ * sees the new epoch one store, and one transfer of the reader's cache
+ * line, sooner.
+ */
+static inline void _urcu_common_read_lock_fenced(struct urcu_reader *r,
+		const struct urcu_gp *gp, unsigned long tmp)
+{
+	if (caa_likely(!(tmp & URCU_GP_CTR_NEST_MASK))) {
+		/*
+		 * Acquire: pairs with the release store that advanced the
+		 * epoch, as in _urcu_common_read_lock().  Release on our word,
+		 * as every store to it.
+		 */
+		__atomic_store_n(&r->ctr,
+				 __atomic_load_n(&gp->ctr, __ATOMIC_ACQUIRE),
+				 __ATOMIC_RELEASE);
+		cmm_smp_mb();
+		return;
+	}
+	/* Nested: keep the outermost epoch, count one more level. */
+	_urcu_common_check_nesting(tmp);
+	__atomic_store_n(&r->ctr, tmp + URCU_GP_COUNT, __ATOMIC_RELEASE);
+}
+
+/*
  * Outermost-or-nested lock.  @fence selects the flavor's reader-side
- * barrier (_urcu_common_slave_mb).
+ * barrier (_urcu_common_slave_mb); with fences the lock is
+ * _urcu_common_read_lock_fenced() above, and what follows is the lock of
+ * a reader the updater may interrupt (membarrier(2), SIGRCU).
  *
  * The outermost lock first publishes "in a section" under the epoch of
  * the thread's previous section (its word plus one: a safe claim, grace
@@ -179,6 +225,10 @@ static inline void _urcu_common_read_lock(struct urcu_reader *r,
 	/* Keep earlier code from moving into the section (compiler only). */
 	cmm_barrier();
 	tmp = r->ctr;
+	if (fence) {
+		_urcu_common_read_lock_fenced(r, gp, tmp);
+		return;
+	}
 	/*
 	 * One more level of nesting under the epoch the word holds: for the
 	 * outermost lock, the epoch of the thread's previous section.
@@ -203,13 +253,14 @@ static inline void _urcu_common_read_lock(struct urcu_reader *r,
 	 */
 	if (caa_likely(now == tmp + URCU_GP_COUNT)) {
 		/*
-		 * Orders the store of our word before every load in the
-		 * critical section (store-load).  Paired with the updater's
+		 * Keeps the section's loads after the store of our word.
+		 * The updater's membarrier(2) or SIGRCU makes it a fence
+		 * where that matters (store-load, paired with the updater's
 		 * barrier between its removal and its scan of reader words:
 		 * either the scan sees us inside, or our loads see the
-		 * removal.
+		 * removal).
 		 */
-		_urcu_common_slave_mb(fence);
+		cmm_barrier();
 	} else if (!(tmp & URCU_GP_CTR_NEST_MASK)) {
 		/* First section of an epoch.  Release: as above. */
 		__atomic_store_n(&r->ctr, now, __ATOMIC_RELEASE);
@@ -222,13 +273,9 @@ static inline void _urcu_common_read_lock(struct urcu_reader *r,
 	} else {
 		/*
 		 * Nested: the store above only bumped the nesting bits, and
-		 * the epoch it keeps is the outermost section's.  Too deep a
-		 * nesting carried into the epoch bits: abort before anyone
-		 * relies on them.
+		 * the epoch it keeps is the outermost section's.
 		 */
-		_urcu_misuse_check_lib(
-			(tmp & URCU_GP_CTR_NEST_MASK) != URCU_GP_CTR_NEST_MASK,
-			"rcu_read_lock() nested too deeply");
+		_urcu_common_check_nesting(tmp);
 	}
 }
 
