@@ -182,6 +182,10 @@ static inline void _urcu_common_read_lock_fenced(struct urcu_reader *r,
 		__atomic_store_n(&r->ctr,
 				 __atomic_load_n(&gp->ctr, __ATOMIC_ACQUIRE),
 				 __ATOMIC_RELEASE);
+		/*
+		 * Store-load: our word before the section's loads, paired
+		 * with the updater's fence between epoch store and scan.
+		 */
 		cmm_smp_mb();
 		return;
 	}
