@@ -675,10 +675,58 @@ START_TEST(test_busy_reader_does_not_release_holder)
 END_TEST
 
 /*
+ * An updater asleep waiting for a reader is woken by that reader, where
+ * the updater does not interrupt readers: as it leaves its section (mb,
+ * and memb and bp on the fence fallback) or goes offline (qsbr).  The
+ * others poll their readers and count no wake.  The reader leaves once
+ * the grace period has waited WAKE_WAIT_MS, long past its spin, so the
+ * updater is asleep.  The mb wake is a hint: the updater misses it only
+ * if a poll times out in the nanoseconds between the reader's exit and
+ * its wake, so the test tries up to WAKE_TRIES grace periods.
+ */
+#define WAKE_WAIT_MS	20
+#define WAKE_TRIES	3
+
+START_TEST(test_reader_wakes_sleeping_updater)
+{
+	const struct stats_flavor *sf = &stats_flavors[_i];
+	bool wakes = !barrier_interrupts(sf);
+	struct urcu_stats before, after;
+	int try;
+
+	before = get_stats(sf);
+	after = before;
+	for (try = 0; try < (wakes ? WAKE_TRIES : 1); try++) {
+		struct reader h;
+		struct syncer a;
+
+		holder_start(&h, sf);
+		syncer_start(&a, sf);
+		ck_assert_msg(wait_gp_running(sf) > 0,
+			      "[%s] grace period never seen running", sf->name);
+		harness_sleep_ms(WAKE_WAIT_MS);
+		reader_stop(&h);
+		harness_join(a.tid);
+		after = get_stats(sf);
+		if (delta(after, before, gp_reader_wakeups))
+			break;
+	}
+	if (wakes)
+		ck_assert_msg(delta(after, before, gp_reader_wakeups) >= 1,
+			      "[%s] no grace period was woken by the reader "
+			      "it waited for in %d tries", sf->name,
+			      WAKE_TRIES);
+	else
+		ck_assert_uint_eq(delta(after, before, gp_reader_wakeups), 0);
+}
+END_TEST
+
+/*
  * An updater polling a reader that holds the grace period sleeps with a
  * timer slack of at most an eighth of the poll (rcu/src/gp-poll-sleep.h),
- * whatever its own, and gets its own back afterwards.  QSBR sleeps on a
- * futex its readers wake instead.
+ * whatever its own, and gets its own back afterwards; so does one that
+ * sleeps on the futex with the poll as its timeout (mb).  QSBR sleeps on
+ * a futex its readers always wake instead, with no timeout.
  */
 #define SLACK_OWN_NS	(10L * 1000 * 1000)
 #define SLACK_POLL_MAX_NS	(1000L * 1000 / 8)
@@ -1262,6 +1310,8 @@ static Suite *stats_suite(void)
 			    N_STATS_FLAVORS);
 	tcase_add_loop_test(tc, test_idle_reader_timing, 0, N_STATS_FLAVORS);
 	tcase_add_loop_test(tc, test_caller_not_interrupted, 0,
+			    N_STATS_FLAVORS);
+	tcase_add_loop_test(tc, test_reader_wakes_sleeping_updater, 0,
 			    N_STATS_FLAVORS);
 	tcase_add_loop_test(tc, test_busy_reader_does_not_release_holder, 0,
 			    N_STATS_FLAVORS);

@@ -216,7 +216,7 @@ static inline uint64_t urcu__gp_observe_wait(uint64_t at,
 	while ((t = urcu__now_ns()) < at) {
 		if (at - t >= URCU__GP_OBSERVE_SLEEP_MIN_NS) {
 			urcu__mutex_unlock(registry_lock);
-			urcu__gp_sleep_tight(at - t);
+			urcu__gp_sleep_tight(at - t, NULL);
 			urcu__mutex_lock(registry_lock);
 		} else {
 			caa_cpu_relax();

@@ -47,6 +47,11 @@ struct urcu__gp_stats {
 	 * (gp-observe.h).
 	 */
 	unsigned long reader_barriers;
+	/*
+	 * Sleeps of the wait for readers that a reader ended by waking the
+	 * updater (gp-wait-readers.h).
+	 */
+	unsigned long reader_wakeups;
 };
 
 static inline uint64_t urcu__now_ns(void)

@@ -72,9 +72,11 @@ struct urcu__gp_ops {
 	/* Does this reader still hold the grace period for epoch @gp_ctr? */
 	bool (*holds_gp)(struct cds_list_head *node, unsigned long gp_ctr);
 	/*
-	 * Barrier between arming the futex and re-scanning @waiting; NULL
-	 * when the flavor's readers never wake the updater (all but QSBR),
-	 * which then polls (gp-wait-readers.h).
+	 * Barrier between arming the futex and re-scanning @waiting, for a
+	 * flavor whose readers always look at the futex behind a barrier
+	 * (QSBR).  NULL for the others: readers that the updater does not
+	 * interrupt wake it as a hint, the rest never (struct
+	 * urcu__gp_sleep in gp-wait-readers.h).
 	 */
 	void (*sleep_mb)(struct cds_list_head *waiting,
 			 struct urcu__stall_watch *stall);
@@ -165,6 +167,7 @@ static inline void urcu__gp_run(struct urcu__gp_state *st,
 {
 	CDS_LIST_HEAD(waiting);
 	CDS_LIST_HEAD(done);
+	struct urcu__gp_sleep how;
 	unsigned long next;
 	bool interrupts;
 
@@ -200,15 +203,23 @@ static inline void urcu__gp_run(struct urcu__gp_state *st,
 					 &st->observer);
 	}
 	if (!cds_list_empty(&waiting)) {
+		/*
+		 * Readers the updater does not interrupt look at the futex
+		 * at exit (QSBR at quiescent states, the others as they
+		 * leave a section with real fences); the rest never do.
+		 */
+		how = (struct urcu__gp_sleep) {
+			.futex = interrupts ? NULL : &gp->futex,
+			.exact_mb = ops->sleep_mb,
+			.reader_wakeups = &st->stats.reader_wakeups,
+		};
 		ops->master_mb(&waiting, stall);
 		if (interrupts) {
 			urcu__gp_stat_add(&st->stats.reader_barriers, 1);
 			urcu__gp_mark_synced(&waiting, next);
 		}
-		urcu__gp_wait_for_readers(&waiting, &done, &reg->lock,
-					  ops->sleep_mb ? &gp->futex : NULL,
-					  next, ops->holds_gp, ops->sleep_mb,
-					  stall);
+		urcu__gp_wait_for_readers(&waiting, &done, &reg->lock, next,
+					  ops->holds_gp, &how, stall);
 	}
 	cds_list_splice(&done, &reg->readers);
 out:

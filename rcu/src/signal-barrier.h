@@ -133,7 +133,7 @@ static inline void urcu__signal_mb_readers(struct cds_list_head *readers,
 			/* Needed by the sleep; already running if watched. */
 			(void) urcu__stall_watch_start(stall);
 			urcu__mutex_unlock(registry_lock);
-			urcu__gp_poll_sleep(&poll_ns, stall);
+			urcu__gp_poll_sleep(&poll_ns, stall, NULL);
 			urcu__mutex_lock(registry_lock);
 			/* @r may have unregistered meanwhile. */
 			r = urcu__signal_pending(readers, readers->next);

@@ -75,6 +75,8 @@ static void gp_stats(struct urcu_stats *out)
 					      __ATOMIC_RELAXED);
 	out->gp_reader_barriers = __atomic_load_n(&st->stats.reader_barriers,
 						  __ATOMIC_RELAXED);
+	out->gp_reader_wakeups = __atomic_load_n(&st->stats.reader_wakeups,
+						 __ATOMIC_RELAXED);
 	out->readers = __atomic_load_n(&reg->nr_readers, __ATOMIC_RELAXED);
 	out->registrations = __atomic_load_n(&reg->registrations,
 					     __ATOMIC_RELAXED);
@@ -219,6 +221,8 @@ URCU_API void rcu_stats_print(FILE *f)
 		membarrier_text(s.membarrier));
 	fprintf(f, "urcu %s: grace periods that interrupted readers: %llu\n",
 		fl, (unsigned long long) s.gp_reader_barriers);
+	fprintf(f, "urcu %s: grace-period sleeps ended by a reader's wake: "
+		"%llu\n", fl, (unsigned long long) s.gp_reader_wakeups);
 	fprintf(f, "urcu %s: call_rcu: %llu queued, %llu invoked, %llu "
 		"pending, %llu workers; rcu_barrier: %llu calls\n", fl,
 		(unsigned long long) s.cb_queued,

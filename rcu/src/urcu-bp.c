@@ -2,9 +2,9 @@
  * urcu-bp.c: the bullet-proof flavor.
  *
  * Reader protocol and grace periods are those of the memb flavor
- * (gp-synchronize.h), except that readers leaving a section never wake
- * the updater, which polls them instead (gp-wait-readers.h); what differs
- * otherwise is the life cycle of readers.  A
+ * (gp-synchronize.h), readers leaving a section included (they wake the
+ * updater only on the fence fallback, gp-wait-readers.h); what differs
+ * is the life cycle of readers.  A
  * thread registers itself on its first rcu_read_lock() (with every signal
  * blocked, so a handler that reads under RCU cannot re-enter the registry
  * lock), and a pthread key destructor unregisters it when it exits.
@@ -39,7 +39,7 @@ static bool master_mb_interrupts(void)
 static const struct urcu__gp_ops gp_ops = {
 	.master_mb = master_mb,
 	.holds_gp = urcu__section_holds_gp,
-	.sleep_mb = NULL,	/* readers never wake the updater: it polls */
+	.sleep_mb = NULL,	/* readers' wakes, if any, are hints */
 	.interrupts_readers = master_mb_interrupts,
 	.watch_gap_ns = URCU__GP_OBSERVE_GAP_NS,
 	.epoch_step = URCU_GP_EPOCH_STEP,

@@ -71,7 +71,7 @@ static bool master_mb_interrupts(void)
 static const struct urcu__gp_ops gp_ops = {
 	.master_mb = master_mb,
 	.holds_gp = urcu__section_holds_gp,
-	.sleep_mb = NULL,	/* readers never wake the updater: it polls */
+	.sleep_mb = NULL,	/* readers' wakes, if any, are hints */
 	.interrupts_readers = master_mb_interrupts,
 	.watch_gap_ns = WATCH_GAP_NS,
 	.epoch_step = URCU_GP_EPOCH_STEP,

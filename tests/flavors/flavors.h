@@ -35,11 +35,14 @@ struct test_flavor {
 	/* signal: the updater interrupts registered readers with a signal. */
 	int is_signal;
 	/*
-	 * The futex word of the flavor's grace-period state (struct urcu_gp):
-	 * only QSBR readers wake a sleeping updater through it; the updaters
-	 * of the other flavors poll and never arm it.
+	 * The futex word of the flavor's grace-period state (struct urcu_gp),
+	 * through which readers wake a sleeping updater where it does not
+	 * interrupt them: QSBR, mb, and memb and bp on the fence fallback.
+	 * The other updaters poll and never arm it.
 	 */
 	int32_t *gp_futex;
+	/* memb, bp: the flavor's flag "grace periods use membarrier(2)". */
+	const int *has_sys_membarrier;
 };
 
 enum test_flavor_index {

@@ -103,6 +103,15 @@ struct urcu_stats {
 	 * the fence fallback, whose barrier interrupts nobody.
 	 */
 	uint64_t gp_reader_barriers;
+
+	/*
+	 * Times a grace period's updater, asleep waiting for a reader, was
+	 * woken by that reader: at a quiescent state or going offline
+	 * (qsbr), or leaving its outermost section (mb, and memb and bp on
+	 * the fence fallback).  Always 0 for signal, and for memb and bp
+	 * with membarrier(2), whose updaters poll.
+	 */
+	uint64_t gp_reader_wakeups;
 };
 
 /* urcu_stats_worker.flags */

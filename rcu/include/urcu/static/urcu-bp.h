@@ -55,7 +55,7 @@ static inline void _urcu_bp_read_lock(void)
 
 static inline void _urcu_bp_read_unlock(void)
 {
-	_urcu_common_read_unlock(&URCU_TLS(urcu_bp_reader),
+	_urcu_common_read_unlock(&URCU_TLS(urcu_bp_reader), &urcu_bp_gp,
 				 _urcu_bp_reader_fence());
 }
 

@@ -34,7 +34,8 @@ static inline void _urcu_mb_read_lock(void)
 
 static inline void _urcu_mb_read_unlock(void)
 {
-	_urcu_common_read_unlock(&URCU_TLS(urcu_mb_reader), 1);
+	_urcu_common_read_unlock(&URCU_TLS(urcu_mb_reader),
+				 &urcu_mb_gp, 1);
 }
 
 static inline int _urcu_mb_read_ongoing(void)

@@ -56,7 +56,7 @@ static inline void _urcu_memb_read_lock(void)
 
 static inline void _urcu_memb_read_unlock(void)
 {
-	_urcu_common_read_unlock(&URCU_TLS(urcu_memb_reader),
+	_urcu_common_read_unlock(&URCU_TLS(urcu_memb_reader), &urcu_memb_gp,
 				 _urcu_memb_reader_fence());
 }
 

@@ -42,7 +42,8 @@ static inline void _urcu_signal_read_lock(void)
 
 static inline void _urcu_signal_read_unlock(void)
 {
-	_urcu_common_read_unlock(&URCU_TLS(urcu_signal_reader), 0);
+	_urcu_common_read_unlock(&URCU_TLS(urcu_signal_reader),
+				 &urcu_signal_gp, 0);
 }
 
 static inline int _urcu_signal_read_ongoing(void)
