@@ -112,7 +112,7 @@ static inline void urcu__gp_sleep_arm(const struct urcu__gp_sleep *how,
 	 * its word and its futex load.  Readers with real fences load the
 	 * futex before they leave, with no barrier that pairs with ours: it
 	 * only narrows the window in which a reader leaving as we arm misses
-	 * us.  Release: pairs with the acquire fence in
+	 * us.  Release: pairs with the acquire load of the futex in
 	 * _urcu_common_wake_up_gp_hint(), which then sees the epoch this
 	 * grace period waits for.
 	 */

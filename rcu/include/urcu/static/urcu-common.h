@@ -147,12 +147,13 @@ static inline void _urcu_common_wake_up_gp_hint(struct urcu_gp *gp,
 		unsigned long tmp)
 {
 	/*
-	 * Acquire: pairs with the release store that armed the futex, which
-	 * the updater made after advancing the epoch, so the load below sees
-	 * the epoch it waits for.
+	 * Acquire, on a second look (off the fast path): pairs with the
+	 * release store that armed the futex, which the updater made after
+	 * advancing the epoch, so the load of the epoch below sees the one
+	 * the updater waits for.  Relaxed there: ordered by this load.
 	 */
-	__atomic_thread_fence(__ATOMIC_ACQUIRE);
-	if ((tmp & URCU_GP_CTR_NEST_MASK) == URCU_GP_COUNT &&
+	if (__atomic_load_n(&gp->futex, __ATOMIC_ACQUIRE) == -1 &&
+	    (tmp & URCU_GP_CTR_NEST_MASK) == URCU_GP_COUNT &&
 	    urcu_gp_ctr_before(tmp, __atomic_load_n(&gp->ctr, __ATOMIC_RELAXED)))
 		_urcu_common_wake_up_gp(&gp->futex);
 }
