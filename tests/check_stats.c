@@ -1082,6 +1082,36 @@ START_TEST(test_membarrier_fallback_reported)
 }
 END_TEST
 
+/*
+ * memb and bp on the fence fallback (URCU_NO_MEMBARRIER=1, in a helper):
+ * their readers have real fences, so they wake an updater that sleeps
+ * waiting for their section, as mb's do (test_reader_wakes_sleeping_updater
+ * sees them with membarrier(2), where they do not).
+ */
+START_TEST(test_fallback_reader_wakes_updater)
+{
+	const struct stats_flavor *sf = &stats_flavors[_i ? SF_BP : SF_MEMB];
+	const char *args[] = { sf->name, "wake", NULL };
+	const char *env[] = { "URCU_NO_MEMBARRIER=1", "URCU_STATS", NULL };
+	struct harness_child c;
+	unsigned long long wakeups = 0;
+	int membarrier = -1;
+
+	harness_run_child(&c, "stats_child", args, env);
+	ck_assert_msg(WIFEXITED(c.status) && WEXITSTATUS(c.status) == 0,
+		      "[%s] helper failed (status 0x%x): %s%s", sf->name,
+		      c.status, c.out, c.err);
+	ck_assert_msg(sscanf(c.out, "membarrier=%d wakeups=%llu", &membarrier,
+			     &wakeups) == 2,
+		      "[%s] unexpected output: %s", sf->name, c.out);
+	ck_assert_int_eq(membarrier, URCU_STATS_MEMBARRIER_FALLBACK);
+	ck_assert_msg(wakeups >= 1, "[%s] on the fence fallback, no grace "
+		      "period was woken by the reader it waited for",
+		      sf->name);
+	harness_child_free(&c);
+}
+END_TEST
+
 /* ------------------------------------------------------------------------
  * URCU_STATS=1: the report at exit.
  */
@@ -1321,6 +1351,7 @@ static Suite *stats_suite(void)
 	tcase_add_test(tc, test_signal_ack_wait_leaves_registry_free);
 
 	tc = harness_tcase(s, "process", 30);
+	tcase_add_loop_test(tc, test_fallback_reader_wakes_updater, 0, 2);
 	tcase_add_loop_test(tc, test_membarrier_fallback_reported, 0,
 			    N_STATS_FLAVORS);
 	tcase_add_loop_test(tc, test_print_at_exit, 0, N_STATS_FLAVORS);

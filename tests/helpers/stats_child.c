@@ -19,6 +19,12 @@
  *   sigblock  like stall, but the reader is outside any section with
  *          every signal blocked (signal flavor: SIGRCU cannot run).
  *   quick  one synchronize_rcu(), nothing printed.
+ *   wake   a reader thread stays in a read-side critical section (QSBR:
+ *          online) for WAKE_HOLD_MS while the main thread runs
+ *          synchronize_rcu(), then leaves (QSBR: goes offline); up to
+ *          WAKE_TRIES times, until a reader woke the sleeping updater.
+ *          Prints "membarrier=M wakeups=N", N the change of
+ *          gp_reader_wakeups.
  *
  * Exit status 0 on success, 2 on usage errors, 1 on failures (explained
  * on stdout).
@@ -27,6 +33,7 @@
 #include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,6 +46,9 @@
 /* Minimum hold, and the bound on waiting for the warning beyond it. */
 #define HOLD_MIN_S	2.0
 #define HOLD_MAX_S	60.0
+/* Long past the updater's spin: it sleeps by then (wake mode). */
+#define WAKE_HOLD_MS	20
+#define WAKE_TRIES	3
 
 static const struct stats_flavor *sf;
 static atomic_int reader_inside;
@@ -164,11 +174,51 @@ static int stall(void)
 	return 0;
 }
 
+static void *wake_reader(void *arg)
+{
+	(void) arg;
+	sf->fl->register_thread();
+	sf->fl->read_lock();
+	atomic_store(&reader_inside, 1);
+	sleep_ms(WAKE_HOLD_MS);
+	sf->fl->read_unlock();
+	if (sf->is_qsbr)
+		sf->fl->thread_offline();
+	sf->fl->unregister_thread();
+	return NULL;
+}
+
+static int wake(void)
+{
+	uint64_t before = snapshot().gp_reader_wakeups;
+	struct urcu_stats s = snapshot();
+	int try;
+
+	for (try = 0; try < WAKE_TRIES && s.gp_reader_wakeups == before;
+	     try++) {
+		pthread_t tid;
+
+		atomic_store(&reader_inside, 0);
+		if (pthread_create(&tid, NULL, wake_reader, NULL) != 0) {
+			printf("pthread_create failed\n");
+			return 1;
+		}
+		while (!atomic_load(&reader_inside))
+			sleep_ms(1);
+		sf->fl->update_synchronize_rcu();
+		pthread_join(tid, NULL);
+		s = snapshot();
+	}
+	printf("membarrier=%d wakeups=%llu\n", s.membarrier,
+	       (unsigned long long) (s.gp_reader_wakeups - before));
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc != 3 || !(sf = stats_flavor_by_name(argv[1]))) {
 		fprintf(stderr, "usage: %s memb|mb|signal|qsbr|bp "
-			"work|stall|hold|sigblock|quick\n", argv[0]);
+			"work|stall|hold|sigblock|quick|wake\n", argv[0]);
 		return 2;
 	}
 	if (strcmp(argv[2], "work") == 0)
@@ -183,6 +233,8 @@ int main(int argc, char **argv)
 		hold_for_warning = block_signals = 1;
 		return stall();
 	}
+	if (strcmp(argv[2], "wake") == 0)
+		return wake();
 	if (strcmp(argv[2], "quick") == 0) {
 		sf->fl->update_synchronize_rcu();
 		return 0;
