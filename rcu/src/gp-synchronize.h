@@ -35,7 +35,7 @@
  *
  * Invariants:
  *  1. Only the holder of the flavor's gp mutex writes gp->ctr and sets
- *     gp->futex to -1 (QSBR only: see gp-wait-readers.h).
+ *     gp->futex (QSBR) or gp->wake (the others) to -1 (gp-wait-readers.h).
  *  2. The registry lock is held whenever a reader list is walked.
  *  3. gp->ctr never takes the value 0 and its nesting bits never change,
  *     so "word == 0" (or zero nesting bits) always means "not in a section".
@@ -47,6 +47,7 @@
 #define URCU_SRC_GP_SYNCHRONIZE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <pthread.h>
 
 #include <urcu/static/urcu-common.h>
@@ -58,6 +59,16 @@
 #include "gp-waiters.h"
 #include "gp-wait-readers.h"
 #include "reader-registry.h"
+
+/*
+ * Programs that inline the read side access struct urcu_gp directly, and
+ * an executable holds its own copy of it (a copy relocation), sized as its
+ * headers said: the size and the offsets of the fields such programs use
+ * stay put, and new fields go into the padding (as the wake word did).
+ */
+_Static_assert(offsetof(struct urcu_gp, futex) == sizeof(unsigned long)
+	       && sizeof(struct urcu_gp) == CAA_CACHE_LINE_SIZE,
+	       "struct urcu_gp: layout of the inlined read side changed");
 
 /* What differs between flavors in a grace period. */
 struct urcu__gp_ops {
@@ -204,12 +215,14 @@ static inline void urcu__gp_run(struct urcu__gp_state *st,
 	}
 	if (!cds_list_empty(&waiting)) {
 		/*
-		 * Readers the updater does not interrupt look at the futex
-		 * at exit (QSBR at quiescent states, the others as they
-		 * leave a section with real fences); the rest never do.
+		 * Readers the updater does not interrupt look at a futex
+		 * word at exit (QSBR's futex at quiescent states, the wake
+		 * word as they leave a section with real fences); the rest
+		 * never do.
 		 */
 		how = (struct urcu__gp_sleep) {
-			.futex = interrupts ? NULL : &gp->futex,
+			.futex = interrupts ? NULL
+				 : ops->sleep_mb ? &gp->futex : &gp->wake,
 			.exact_mb = ops->sleep_mb,
 			.reader_wakeups = &st->stats.reader_wakeups,
 		};
@@ -313,6 +326,7 @@ static inline void urcu__gp_fork_child(struct urcu__gp_state *st,
 	__atomic_store_n(&reg->nr_readers, kept, __ATOMIC_RELAXED);
 	__atomic_store_n(&st->waiters.head, NULL, __ATOMIC_RELAXED);
 	__atomic_store_n(&gp->futex, 0, __ATOMIC_RELAXED);
+	__atomic_store_n(&gp->wake, 0, __ATOMIC_RELAXED);
 	urcu__mutex_unlock(&reg->lock);
 	urcu__mutex_unlock(&st->lock);
 }

@@ -5,5 +5,5 @@
 
 #include "flavors.h"
 
-TEST_FLAVOR(bp, .is_bp = 1, .gp_futex = &urcu_bp_gp.futex,
+TEST_FLAVOR(bp, .is_bp = 1, .gp_futex = &urcu_bp_gp.wake,
 	    .has_sys_membarrier = &urcu_bp_has_sys_membarrier);

@@ -35,10 +35,11 @@ struct test_flavor {
 	/* signal: the updater interrupts registered readers with a signal. */
 	int is_signal;
 	/*
-	 * The futex word of the flavor's grace-period state (struct urcu_gp),
+	 * The word of the flavor's grace-period state (struct urcu_gp)
 	 * through which readers wake a sleeping updater where it does not
-	 * interrupt them: QSBR, mb, and memb and bp on the fence fallback.
-	 * The other updaters poll and never arm it.
+	 * interrupt them: the futex word for QSBR, the wake word for mb, and
+	 * for memb and bp on the fence fallback.  Updaters that interrupt
+	 * their readers poll and never arm it.
 	 */
 	int32_t *gp_futex;
 	/* memb, bp: the flavor's flag "grace periods use membarrier(2)". */

@@ -5,4 +5,4 @@
 
 #include "flavors.h"
 
-TEST_FLAVOR(mb, .gp_futex = &urcu_mb_gp.futex);
+TEST_FLAVOR(mb, .gp_futex = &urcu_mb_gp.wake);

@@ -5,5 +5,5 @@
 
 #include "flavors.h"
 
-TEST_FLAVOR(memb, .gp_futex = &urcu_memb_gp.futex,
+TEST_FLAVOR(memb, .gp_futex = &urcu_memb_gp.wake,
 	    .has_sys_membarrier = &urcu_memb_has_sys_membarrier);

@@ -5,4 +5,4 @@
 
 #include "flavors.h"
 
-TEST_FLAVOR(signal, .is_signal = 1, .gp_futex = &urcu_signal_gp.futex);
+TEST_FLAVOR(signal, .is_signal = 1, .gp_futex = &urcu_signal_gp.wake);

@@ -58,13 +58,21 @@ struct urcu_gp {
 	/* Current epoch, with a nesting count of one in the low bits. */
 	unsigned long ctr;
 	/*
-	 * -1 while an updater sleeps waiting for readers, else 0: QSBR, and
-	 * flavors whose readers have real fences (mb; memb and bp without
-	 * membarrier(2)).  Updaters that interrupt readers poll and leave it
-	 * 0.  On a line of its own: every grace period writes @ctr, and the
-	 * mb unlock, which loads this word, would otherwise miss on it.
+	 * QSBR: -1 while an updater sleeps waiting for readers, else 0.
+	 * The other flavors leave it 0.
 	 */
-	int32_t futex __attribute__((aligned(CAA_CACHE_LINE_SIZE)));
+	int32_t futex;
+	/*
+	 * The same for flavors whose readers have real fences (mb; memb and
+	 * bp without membarrier(2)), which look at it in every outermost
+	 * unlock; updaters that interrupt readers poll and leave it 0.  Half
+	 * the padding unit past @ctr: on a 64-byte line of its own on x86,
+	 * which grace periods write only when they sleep, where every grace
+	 * period writes @ctr (on @ctr's line, an unlock that loads it misses
+	 * after each of those writes).  It sits in what was padding, so the
+	 * structure keeps its size and the other fields their offsets.
+	 */
+	int32_t wake __attribute__((aligned(CAA_CACHE_LINE_SIZE / 2)));
 } __attribute__((aligned(CAA_CACHE_LINE_SIZE)));
 
 /* Per-thread reader state; lives in thread-local storage. */
@@ -134,7 +142,7 @@ static inline void _urcu_common_wake_up_gp(int32_t *futex)
 }
 
 /*
- * A reader with real fences that saw @gp's futex armed as it began to
+ * A reader with real fences that saw @gp's wake word armed as it began to
  * leave a section has left it, its word having been @tmp: if that was the
  * outermost section and it held the grace period in progress, wake the
  * updater, which sleeps waiting for it (or is about to).  A section
@@ -148,14 +156,14 @@ static inline void _urcu_common_wake_up_gp_hint(struct urcu_gp *gp,
 {
 	/*
 	 * Acquire, on a second look (off the fast path): pairs with the
-	 * release store that armed the futex, which the updater made after
+	 * release store that armed the word, which the updater made after
 	 * advancing the epoch, so the load of the epoch below sees the one
 	 * the updater waits for.  Relaxed there: ordered by this load.
 	 */
-	if (__atomic_load_n(&gp->futex, __ATOMIC_ACQUIRE) == -1 &&
+	if (__atomic_load_n(&gp->wake, __ATOMIC_ACQUIRE) == -1 &&
 	    (tmp & URCU_GP_CTR_NEST_MASK) == URCU_GP_COUNT &&
 	    urcu_gp_ctr_before(tmp, __atomic_load_n(&gp->ctr, __ATOMIC_RELAXED)))
-		_urcu_common_wake_up_gp(&gp->futex);
+		_urcu_common_wake_up_gp(&gp->wake);
 }
 
 /*
@@ -320,7 +328,7 @@ static inline void _urcu_common_read_lock(struct urcu_reader *r,
  * shared cache line.
  *
  * A reader with real fences (@fence set) also wakes an updater that armed
- * @gp's futex to sleep until this section ends.  This matters where there
+ * @gp's wake word to sleep until this section ends.  This matters where there
  * are more runnable threads than CPUs: an updater that preempted a reader
  * inside its section gets the CPU back the moment that reader leaves, at
  * a point where the reader holds no grace period, rather than when a
@@ -328,16 +336,16 @@ static inline void _urcu_common_read_lock(struct urcu_reader *r,
  * section (mb synchronize_rcu() with 2 busy readers on 2 CPUs: p99 95 us
  * polling, 0.9 us with the wake; docs/performance.md).
  *
- * The futex is loaded before the fence, not after the exit store: an
+ * The word is loaded before the fence, not after the exit store: an
  * updater that armed it by then is asleep, or about to be, unless its
  * last scan already saw us out (a spare wake only makes it scan again),
  * and we wake it once we are out.  No fence orders that load
  * against the updater's arming, so a reader leaving just as the updater
  * arms may miss it; the updater then sleeps out one polling period and
  * sees us on its next scan.  The wake is a hint, and the updater treats
- * it as one.  Loaded after the exit store, the futex cost the reader 40%
+ * it as one.  Loaded after the exit store, the word cost the reader 40%
  * of its throughput against a back-to-back updater (the load waits behind
- * the fence and the store); loaded first, it costs a load of a line
+ * the fence and the store); loaded first, about 7%: a load of a line
  * nobody writes in the steady state, a compare and a branch.
  */
 static inline void _urcu_common_read_unlock(struct urcu_reader *r,
@@ -352,7 +360,7 @@ static inline void _urcu_common_read_unlock(struct urcu_reader *r,
 	_urcu_misuse_check_lib(tmp & URCU_GP_CTR_NEST_MASK,
 		"rcu_read_unlock() without matching rcu_read_lock()");
 	/* Relaxed: a hint (above); the wake orders what it needs. */
-	armed = fence && __atomic_load_n(&gp->futex, __ATOMIC_RELAXED) == -1;
+	armed = fence && __atomic_load_n(&gp->wake, __ATOMIC_RELAXED) == -1;
 	/*
 	 * The flavor barrier keeps the mb flavor's full-fence contract for
 	 * non-C11 accesses (a nested unlock pays it too, rather than a
