@@ -162,7 +162,8 @@ static inline void _urcu_common_wake_up_gp_hint(struct urcu_gp *gp,
 	 */
 	if (__atomic_load_n(&gp->wake, __ATOMIC_ACQUIRE) == -1 &&
 	    (tmp & URCU_GP_CTR_NEST_MASK) == URCU_GP_COUNT &&
-	    urcu_gp_ctr_before(tmp, __atomic_load_n(&gp->ctr, __ATOMIC_RELAXED)))
+	    urcu_gp_ctr_before(tmp,
+			       __atomic_load_n(&gp->ctr, __ATOMIC_RELAXED)))
 		_urcu_common_wake_up_gp(&gp->wake);
 }
 
@@ -328,25 +329,25 @@ static inline void _urcu_common_read_lock(struct urcu_reader *r,
  * shared cache line.
  *
  * A reader with real fences (@fence set) also wakes an updater that armed
- * @gp's wake word to sleep until this section ends.  This matters where there
- * are more runnable threads than CPUs: an updater that preempted a reader
- * inside its section gets the CPU back the moment that reader leaves, at
- * a point where the reader holds no grace period, rather than when a
- * polling timer fires, which likely preempts the reader inside its next
- * section (mb synchronize_rcu() with 2 busy readers on 2 CPUs: p99 95 us
- * polling, 0.9 us with the wake; docs/performance.md).
+ * @gp's wake word to sleep until this section ends.  This matters where
+ * there are more runnable threads than CPUs: an updater that preempted a
+ * reader inside its section gets the CPU back the moment that reader
+ * leaves, at a point where the reader holds no grace period, rather than
+ * when a polling timer fires, which likely preempts the reader inside its
+ * next section (mb synchronize_rcu() with 2 busy readers on 2 CPUs: p99
+ * 95 us polling, 0.9 us with the wake; docs/performance.md).
  *
  * The word is loaded before the fence, not after the exit store: an
  * updater that armed it by then is asleep, or about to be, unless its
  * last scan already saw us out (a spare wake only makes it scan again),
- * and we wake it once we are out.  No fence orders that load
- * against the updater's arming, so a reader leaving just as the updater
- * arms may miss it; the updater then sleeps out one polling period and
- * sees us on its next scan.  The wake is a hint, and the updater treats
- * it as one.  Loaded after the exit store, the word cost the reader 40%
- * of its throughput against a back-to-back updater (the load waits behind
- * the fence and the store); loaded first, about 7%: a load of a line
- * nobody writes in the steady state, a compare and a branch.
+ * and we wake it once we are out.  No fence orders that load against the
+ * updater's arming, so a reader leaving just as the updater arms may miss
+ * it; the updater then sleeps out one polling period and sees us on its
+ * next scan.  The wake is a hint, and the updater treats it as one.
+ * Loaded after the exit store, the word cost the reader 43% of its
+ * throughput against a back-to-back updater (the load waits behind the
+ * fence and the store); loaded first, about 7%: a load of a line nobody
+ * writes in the steady state, a compare and a branch.
  */
 static inline void _urcu_common_read_unlock(struct urcu_reader *r,
 		struct urcu_gp *gp, int fence)
