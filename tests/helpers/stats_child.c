@@ -33,6 +33,7 @@
 #include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -123,6 +124,14 @@ static int work(void)
 	return 0;
 }
 
+/* End of a reader thread outside any section: offline (QSBR), unregister. */
+static void reader_exit(void)
+{
+	if (sf->is_qsbr)
+		sf->fl->thread_offline();
+	sf->fl->unregister_thread();
+}
+
 static void *stall_reader(void *arg)
 {
 	double start, until;
@@ -151,22 +160,29 @@ static void *stall_reader(void *arg)
 		pthread_sigmask(SIG_SETMASK, &saved, NULL);
 	else
 		sf->fl->read_unlock();
-	if (sf->is_qsbr)
-		sf->fl->thread_offline();
-	sf->fl->unregister_thread();
+	reader_exit();
 	return NULL;
+}
+
+/* Start @fn as the reader thread; returns once it set reader_inside. */
+static bool start_reader(void *(*fn)(void *), pthread_t *tid)
+{
+	atomic_store(&reader_inside, 0);
+	if (pthread_create(tid, NULL, fn, NULL) != 0) {
+		printf("pthread_create failed\n");
+		return false;
+	}
+	while (!atomic_load(&reader_inside))
+		sleep_ms(1);
+	return true;
 }
 
 static int stall(void)
 {
 	pthread_t tid;
 
-	if (pthread_create(&tid, NULL, stall_reader, NULL) != 0) {
-		printf("pthread_create failed\n");
+	if (!start_reader(stall_reader, &tid))
 		return 1;
-	}
-	while (!atomic_load(&reader_inside))
-		sleep_ms(1);
 	sf->fl->update_synchronize_rcu();
 	printf("stall_warnings=%llu\n",
 	       (unsigned long long) snapshot().stall_warnings);
@@ -182,29 +198,22 @@ static void *wake_reader(void *arg)
 	atomic_store(&reader_inside, 1);
 	sleep_ms(WAKE_HOLD_MS);
 	sf->fl->read_unlock();
-	if (sf->is_qsbr)
-		sf->fl->thread_offline();
-	sf->fl->unregister_thread();
+	reader_exit();
 	return NULL;
 }
 
 static int wake(void)
 {
-	uint64_t before = snapshot().gp_reader_wakeups;
 	struct urcu_stats s = snapshot();
+	uint64_t before = s.gp_reader_wakeups;
 	int try;
 
 	for (try = 0; try < WAKE_TRIES && s.gp_reader_wakeups == before;
 	     try++) {
 		pthread_t tid;
 
-		atomic_store(&reader_inside, 0);
-		if (pthread_create(&tid, NULL, wake_reader, NULL) != 0) {
-			printf("pthread_create failed\n");
+		if (!start_reader(wake_reader, &tid))
 			return 1;
-		}
-		while (!atomic_load(&reader_inside))
-			sleep_ms(1);
 		sf->fl->update_synchronize_rcu();
 		pthread_join(tid, NULL);
 		s = snapshot();
