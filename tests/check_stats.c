@@ -915,6 +915,60 @@ START_TEST(test_signal_ack_wait_leaves_registry_free)
 }
 END_TEST
 
+/*
+ * Registered signal-flavor reader that loses the grace period's SIGRCU:
+ * with every signal blocked it takes the signal off its queue with
+ * sigtimedwait(), so the handler never runs for it, then unblocks and
+ * stays registered, outside any section, until stopped.
+ */
+static void *sigswallow_fn(void *arg)
+{
+	struct reader *b = arg;
+	const struct rcu_flavor_struct *fl = b->sf->fl;
+	struct timespec poll = { 0, 100 * 1000000L };
+	double deadline = harness_deadline(HARNESS_WAIT_S);
+	sigset_t all, old;
+	int sig;
+
+	fl->register_thread();
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, &old);
+	atomic_store(&b->started, 1);
+	while ((sig = sigtimedwait(&all, NULL, &poll)) < 0
+	       && !harness_past(deadline))
+		;
+	if (sig < 0)
+		harness_log_fail(&b->log, "signal swallower: no signal came");
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (!harness_wait_flag(&b->stop))
+		harness_log_fail(&b->log, "signal swallower: never released");
+	fl->unregister_thread();
+	return NULL;
+}
+
+/*
+ * Signal flavor: a SIGRCU that never reaches its handler (dropped by a
+ * runtime that interposes on delivery; ThreadSanitizer did, under load)
+ * does not hold the grace period until the thread unregisters: the
+ * updater sends it again while it polls (rcu/src/signal-barrier.h).
+ */
+START_TEST(test_signal_lost_is_sent_again)
+{
+	const struct stats_flavor *sf = &stats_flavors[SF_SIGNAL];
+	struct reader b;
+	struct syncer a;
+	int done;
+
+	reader_start(&b, sf, sigswallow_fn, "signal swallower");
+	syncer_start(&a, sf);
+	done = harness_wait_flag(&a.done);
+	reader_stop(&b);
+	harness_join(a.tid);
+	ck_assert_msg(done, "synchronize_rcu() waited for a reader whose "
+		      "SIGRCU was lost until that reader unregistered");
+}
+END_TEST
+
 /* ------------------------------------------------------------------------
  * call_rcu() and rcu_barrier().
  */
@@ -1349,6 +1403,7 @@ static Suite *stats_suite(void)
 			    N_STATS_FLAVORS);
 	tcase_add_test(tc, test_signal_ack_poll_timer_slack);
 	tcase_add_test(tc, test_signal_ack_wait_leaves_registry_free);
+	tcase_add_test(tc, test_signal_lost_is_sent_again);
 
 	tc = harness_tcase(s, "process", 30);
 	tcase_add_loop_test(tc, test_fallback_reader_wakes_updater, 0, 2);

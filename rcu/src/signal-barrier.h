@@ -8,7 +8,8 @@
  * so once the updater has seen all flags cleared, every such reader
  * executed a full fence at some point after the updater's earlier
  * accesses: the same guarantee membarrier(2) gives the memb flavor, built
- * from signals.
+ * from signals.  A thread still silent once the polls have grown to their
+ * longest is sent the signal again on every poll (urcu__signal_resend()).
  *
  * The handler is installed with SA_RESTART, so most interrupted system
  * calls (read, write, wait, ...) restart transparently.  Calls that Linux
@@ -96,6 +97,28 @@ static inline struct urcu_reader *urcu__signal_pending(
 }
 
 /*
+ * Send @sig to every reader of @readers, from @from on, that still owes an
+ * acknowledgement.  A signal still pending in the kernel is not queued
+ * twice (standard signals coalesce), so a repeat costs the reader nothing
+ * unless the first one was lost: runtimes that interpose on delivery can
+ * drop one (ThreadSanitizer under load has been seen to, the handler then
+ * never running although the thread kept making system calls).
+ */
+static inline void urcu__signal_resend(struct cds_list_head *readers,
+		struct cds_list_head *from, int sig)
+{
+	struct urcu_reader *r;
+
+	while ((r = urcu__signal_pending(readers, from))) {
+		int err = pthread_kill(r->tid, sig);
+
+		if (err)
+			urcu__die("pthread_kill(SIGRCU)", err);
+		from = r->node.next;
+	}
+}
+
+/*
  * Force a full fence on every reader of @readers; @stall watches the
  * grace period this is part of.  Called with @registry_lock held; returns
  * with it held, but drops it while sleeping, as the wait for readers does
@@ -140,6 +163,9 @@ static inline void urcu__signal_mb_readers(struct cds_list_head *readers,
 			if (!r)
 				break;
 			urcu__stall_check_ack(stall, r, sig);
+			/* Polled ~2 ms: repeat, once per poll, for lost ones. */
+			if (poll_ns == URCU__GP_POLL_MAX_NS)
+				urcu__signal_resend(readers, &r->node, sig);
 		}
 		r = urcu__signal_pending(readers, &r->node);
 	}
