@@ -925,7 +925,7 @@ static void *sigswallow_fn(void *arg)
 {
 	struct reader *b = arg;
 	const struct rcu_flavor_struct *fl = b->sf->fl;
-	struct timespec poll = { 0, 100 * 1000000L };
+	struct timespec tick = { 0, 100 * 1000000L };
 	double deadline = harness_deadline(HARNESS_WAIT_S);
 	sigset_t all, old;
 	int sig;
@@ -934,7 +934,7 @@ static void *sigswallow_fn(void *arg)
 	sigfillset(&all);
 	pthread_sigmask(SIG_BLOCK, &all, &old);
 	atomic_store(&b->started, 1);
-	while ((sig = sigtimedwait(&all, NULL, &poll)) < 0
+	while ((sig = sigtimedwait(&all, NULL, &tick)) < 0
 	       && !harness_past(deadline))
 		;
 	if (sig < 0)

@@ -96,6 +96,15 @@ static inline struct urcu_reader *urcu__signal_pending(
 	return NULL;
 }
 
+/* Send @sig to reader @r's thread. */
+static inline void urcu__signal_send(const struct urcu_reader *r, int sig)
+{
+	int err = pthread_kill(r->tid, sig);
+
+	if (err)
+		urcu__die("pthread_kill(SIGRCU)", err);
+}
+
 /*
  * Send @sig to every reader of @readers, from @from on, that still owes an
  * acknowledgement.  A signal still pending in the kernel is not queued
@@ -110,10 +119,7 @@ static inline void urcu__signal_resend(struct cds_list_head *readers,
 	struct urcu_reader *r;
 
 	while ((r = urcu__signal_pending(readers, from))) {
-		int err = pthread_kill(r->tid, sig);
-
-		if (err)
-			urcu__die("pthread_kill(SIGRCU)", err);
+		urcu__signal_send(r, sig);
 		from = r->node.next;
 	}
 }
@@ -140,13 +146,9 @@ static inline void urcu__signal_mb_readers(struct cds_list_head *readers,
 	/* Orders our earlier accesses before the readers' fences. */
 	cmm_smp_mb();
 	cds_list_for_each_entry(r, readers, node) {
-		int err;
-
 		/* Relaxed: pthread_kill is a syscall, a full barrier. */
 		__atomic_store_n(&r->need_mb, 1, __ATOMIC_RELAXED);
-		err = pthread_kill(r->tid, sig);
-		if (err)
-			urcu__die("pthread_kill(SIGRCU)", err);
+		urcu__signal_send(r, sig);
 	}
 	r = urcu__signal_pending(readers, readers->next);
 	while (r) {
@@ -163,7 +165,7 @@ static inline void urcu__signal_mb_readers(struct cds_list_head *readers,
 			if (!r)
 				break;
 			urcu__stall_check_ack(stall, r, sig);
-			/* Polled ~2 ms: repeat, once per poll, for lost ones. */
+			/* Polled ~1 ms: repeat, once per poll, for lost ones. */
 			if (poll_ns == URCU__GP_POLL_MAX_NS)
 				urcu__signal_resend(readers, &r->node, sig);
 		}
