@@ -49,6 +49,8 @@ PACED = 'paced'
 PACED_GPS = {'signal': 250}
 PACED_GPS_DEFAULT = 2000
 UPDATER_VARIANTS = (0, 1, PACED)
+CONTROL_SECTION = ('Control: liburcu\'s program run in the ours slot and in the '
+                   'liburcu slot, sections/s (M), no target')
 
 
 def updater_arg(upd, flavor):
@@ -259,6 +261,23 @@ def build_plan(progs, seconds):
                                     'sections (M), higher is better',
                                     title + ', per CPU-s', 'M/s', 'higher', 'ge1',
                                     cells(gid, 'read_cpu', LIBS), scale=1e-6))
+    # Control: liburcu's QSBR inline program in both columns, run and
+    # summarized exactly like a comparison.  Both libraries execute the
+    # same instructions in these readers' loops, so ours against liburcu
+    # on these rows is a tie by construction; the control's ratio shows
+    # how far a tie strays from 1.00 in this run, on this machine.
+    for threads in (1, 2):
+        for upd in UPDATER_VARIANTS:
+            args = ('read', str(threads), str(updater_arg(upd, 'qsbr')), s)
+            same = prog('rcu:qsbr:inline:liburcu', *args)
+            title = 'control: liburcu against itself, read qsbr inline, %d reader%s%s' % (
+                threads, 's' if threads > 1 else '', updater_title(upd, 'qsbr'))
+            gid = group('control:%d:%s' % (threads, upd), title,
+                        {'ours': same, 'liburcu': same})
+            for key, suffix in (('read', ''), ('read_cpu', ', per CPU-s')):
+                rows.append(Row(CONTROL_SECTION, title + suffix, 'M/s', 'higher',
+                                'control', cells(gid, key, ('ours', 'liburcu')),
+                                scale=1e-6))
     # Instructions per section (callgrind).
     for mode in MODES:
         for flavor in FLAVORS:
@@ -404,6 +423,8 @@ def summarize(row, groups, icount_values):
 
 
 def target_status(row, values, ratio):
+    if row.target == 'control':
+        return ''
     if row.target == 'ge1':
         if ratio is None:
             return ''
@@ -569,6 +590,9 @@ def main():
                   'instructions beyond the dereference in QSBR sections; '
                   '`slower` marks a row without a target where the median '
                   'ratio has ours behind liburcu.')
+    header.append('- control: rows where liburcu\'s QSBR inline program runs in '
+                  'both slots, to show how far a tie strays from 1.00 (their '
+                  'section and the line after the table).')
     header.append('')
     lines, table = render(rows, groups, icount_values, header)
     misses = [t['workload'] for t in table if t['target'] == 'miss']
@@ -578,6 +602,14 @@ def main():
         lines.append('Rows below target (%d): %s.' % (len(misses), '; '.join(misses)))
     else:
         lines.append('Every row with a target meets it.')
+    controls = [t['ratio'] for t in table
+                if t['section'] == CONTROL_SECTION and t['ratio'] is not None]
+    if controls:
+        lines.append('')
+        lines.append('Control rows (liburcu against itself, %d): median ratios '
+                     '%.3f-%.3f. A tie between two builds strays that far from '
+                     '1.00 in this run.' % (len(controls), min(controls),
+                                           max(controls)))
     if slower:
         lines.append('')
         lines.append('Rows without a target where ours is slower than liburcu '
