@@ -1,0 +1,417 @@
+/*
+ * tags.pml: every barrier and every ordered atomic of the models, by tag.
+ *
+ * Each tag is 1 unless the run defines it as 0 (spin -DTAG=0): a fence
+ * tag then does nothing, an acquire load becomes relaxed, a release store
+ * relaxed, a system call's barrier goes, a compiler barrier lets the
+ * compiler swap the two accesses it separates, and a mechanism tag
+ * (resend, timeout) is switched off.  tests/formal/verify.py reads this
+ * file, runs every model with each tag turned off in turn (a "mutant"),
+ * and requires a counterexample from at least one model, unless the tag's
+ * comment says "SURVIVES:" and why; such a mutant must then find none.
+ * The code names the tag next to the barrier it models
+ * ("model: tags.pml TAG").
+ *
+ * Format (verify.py parses it): a comment naming the code function and
+ * file, then #ifndef TAG / #define TAG 1 / #endif.
+ */
+
+/* ---- Read side: rcu/include/urcu/static/urcu-common.h ---- */
+
+/*
+ * CB_RD_CLAIM: _urcu_common_read_lock(), cmm_barrier() between the claim
+ * store and the load of the grace-period word: a barrier the updater forces
+ * on the reader (IPI, signal) must land after the store or before the load.
+ */
+#ifndef CB_RD_CLAIM
+#define CB_RD_CLAIM	1
+#endif
+
+/*
+ * RD_CLAIM_REL: _urcu_common_read_lock(), release on the claim store
+ * (and on the nested lock's store, the same statement).
+ */
+#ifndef RD_CLAIM_REL
+#define RD_CLAIM_REL	1
+#endif
+
+/*
+ * RD_GP_ACQ: _urcu_common_read_lock(), acquire load of the grace-period
+ * word; pairs with UP_GP_REL.
+ */
+#ifndef RD_GP_ACQ
+#define RD_GP_ACQ	1
+#endif
+
+/*
+ * RD_FIRST_REL: _urcu_common_read_lock(), release on the store of the new
+ * epoch in the first section of an epoch.
+ */
+#ifndef RD_FIRST_REL
+#define RD_FIRST_REL	1
+#endif
+
+/*
+ * MB_RD_FIRST: _urcu_common_read_lock(), cmm_smp_mb() after the first
+ * section of an epoch stored its word; pairs with MB_UP_OBSERVE (idle
+ * synced readers) and with the master barrier.
+ */
+#ifndef MB_RD_FIRST
+#define MB_RD_FIRST	1
+#endif
+
+/*
+ * RD_LOCKF_ACQ: _urcu_common_read_lock_fenced(), acquire load of the
+ * grace-period word; pairs with UP_GP_REL.
+ */
+#ifndef RD_LOCKF_ACQ
+#define RD_LOCKF_ACQ	1
+#endif
+
+/*
+ * RD_LOCKF_REL: _urcu_common_read_lock_fenced(), release on the outermost
+ * store of the word.
+ */
+#ifndef RD_LOCKF_REL
+#define RD_LOCKF_REL	1
+#endif
+
+/*
+ * MB_RD_LOCKF: _urcu_common_read_lock_fenced(), cmm_smp_mb() after the
+ * word's store; pairs with the updater's master fence (MB_UP_MASTER,
+ * MB_UP_FALLBACK).
+ */
+#ifndef MB_RD_LOCKF
+#define MB_RD_LOCKF	1
+#endif
+
+/*
+ * RD_NESTF_REL: _urcu_common_read_lock_fenced(), release on the nested
+ * store of the word.
+ */
+#ifndef RD_NESTF_REL
+#define RD_NESTF_REL	1
+#endif
+
+/*
+ * MB_RD_UNLOCK: _urcu_common_read_unlock(), _urcu_common_slave_mb(1),
+ * the fence before the exit store of readers with real fences.
+ */
+#ifndef MB_RD_UNLOCK
+#define MB_RD_UNLOCK	1
+#endif
+
+/*
+ * RD_EXIT_REL: _urcu_common_read_unlock(), release on the exit store;
+ * pairs with UP_SCAN_ACQ and UP_LOOK_ACQ.
+ */
+#ifndef RD_EXIT_REL
+#define RD_EXIT_REL	1
+#endif
+
+/*
+ * RD_HINT_ACQ: _urcu_common_wake_up_gp_hint(), acquire load of the wake
+ * word; pairs with UP_ARM_REL.
+ */
+#ifndef RD_HINT_ACQ
+#define RD_HINT_ACQ	1
+#endif
+
+/* ---- Read side: rcu/include/urcu/static/urcu-qsbr.h ---- */
+
+/*
+ * QS_GP_ACQ: _urcu_qsbr_quiescent_state(), acquire load of the
+ * grace-period word; pairs with UP_GP_REL.
+ */
+#ifndef QS_GP_ACQ
+#define QS_GP_ACQ	1
+#endif
+
+/*
+ * QS_PUB_REL: _urcu_qsbr_publish(), release store of the reader word;
+ * pairs with QS_HOLDS_ACQ.
+ */
+#ifndef QS_PUB_REL
+#define QS_PUB_REL	1
+#endif
+
+/*
+ * MB_QS_PUB: _urcu_qsbr_publish(), cmm_smp_mb() between the word's store
+ * and the futex load; pairs with MB_UP_QSBR_ARM.
+ */
+#ifndef MB_QS_PUB
+#define MB_QS_PUB	1
+#endif
+
+/*
+ * QS_ONLINE_ACQ: _urcu_qsbr_thread_online(), acquire load of the
+ * grace-period word.
+ */
+#ifndef QS_ONLINE_ACQ
+#define QS_ONLINE_ACQ	1
+#endif
+
+/*
+ * MB_QS_ONLINE: _urcu_qsbr_thread_online(), cmm_smp_mb() after the word's
+ * store; pairs with MB_UP_QSBR.
+ */
+#ifndef MB_QS_ONLINE
+#define MB_QS_ONLINE	1
+#endif
+
+/* ---- Signal flavor: rcu/src/signal-barrier.h, flavor-internal.h ---- */
+
+/*
+ * MB_SIG_ACK_PRE: urcu__signal_ack(), cmm_smp_mb() before the
+ * acknowledgement.
+ */
+#ifndef MB_SIG_ACK_PRE
+#define MB_SIG_ACK_PRE	1
+#endif
+
+/*
+ * SIG_ACK_REL: urcu__signal_ack(), release store of need_mb = 0; pairs
+ * with SIG_NEED_ACQ.
+ */
+#ifndef SIG_ACK_REL
+#define SIG_ACK_REL	1
+#endif
+
+/*
+ * MB_SIG_ACK_POST: urcu__signal_ack(), cmm_smp_mb() after the
+ * acknowledgement.
+ */
+#ifndef MB_SIG_ACK_POST
+#define MB_SIG_ACK_POST	1
+#endif
+
+/*
+ * MB_SIG_PRE: urcu__signal_mb_readers(), cmm_smp_mb() before setting
+ * need_mb and signalling.
+ */
+#ifndef MB_SIG_PRE
+#define MB_SIG_PRE	1
+#endif
+
+/*
+ * SYS_KILL: urcu__signal_send(), pthread_kill() as a barrier: the relaxed
+ * store of need_mb = 1 before it relies on it.
+ */
+#ifndef SYS_KILL
+#define SYS_KILL	1
+#endif
+
+/*
+ * SIG_NEED_ACQ: urcu__signal_pending(), acquire load of need_mb; pairs
+ * with SIG_ACK_REL.
+ */
+#ifndef SIG_NEED_ACQ
+#define SIG_NEED_ACQ	1
+#endif
+
+/*
+ * SIG_PARK_ACQ: urcu__signal_pending(), acquire load of parked; pairs with
+ * PARK_REL.
+ */
+#ifndef SIG_PARK_ACQ
+#define SIG_PARK_ACQ	1
+#endif
+
+/*
+ * MB_SIG_POST: urcu__signal_mb_readers(), cmm_smp_mb() after the last
+ * acknowledgement.
+ */
+#ifndef MB_SIG_POST
+#define MB_SIG_POST	1
+#endif
+
+/*
+ * SIG_RESEND: urcu__signal_resend(), SIGRCU sent again to readers still
+ * silent once the polls are longest (a mechanism, not a barrier: without
+ * it a lost signal stalls the grace period for good).
+ */
+#ifndef SIG_RESEND
+#define SIG_RESEND	1
+#endif
+
+/*
+ * MB_PARK: urcu__offline_for_wait() (flavor-internal.h), cmm_smp_mb()
+ * before announcing parked.
+ */
+#ifndef MB_PARK
+#define MB_PARK		1
+#endif
+
+/*
+ * PARK_REL: urcu__offline_for_wait(), release store of parked = 1; pairs
+ * with SIG_PARK_ACQ.
+ */
+#ifndef PARK_REL
+#define PARK_REL	1
+#endif
+
+/*
+ * MB_UNPARK: urcu__online_after_wait(), cmm_smp_mb() after parked = 0;
+ * pairs with MB_SIG_PRE.
+ */
+#ifndef MB_UNPARK
+#define MB_UNPARK	1
+#endif
+
+/* ---- Updater: rcu/src/gp-*.h, urcu.c, urcu-qsbr.c, membarrier.h ---- */
+
+/*
+ * UP_GP_REL: urcu__gp_run() (gp-synchronize.h), release store of the new
+ * epoch; pairs with RD_GP_ACQ, RD_LOCKF_ACQ, QS_GP_ACQ, QS_ONLINE_ACQ.
+ */
+#ifndef UP_GP_REL
+#define UP_GP_REL	1
+#endif
+
+/*
+ * MB_UP_OBSERVE: urcu__gp_observe() (gp-observe.h), cmm_smp_mb() between
+ * the epoch store and the looks; pairs with MB_RD_FIRST.
+ */
+#ifndef MB_UP_OBSERVE
+#define MB_UP_OBSERVE	1
+#endif
+
+/*
+ * UP_LOOK_ACQ: urcu__gp_observe_look() (gp-observe.h), acquire load of a
+ * reader word; pairs with RD_EXIT_REL, RD_FIRST_REL.
+ */
+#ifndef UP_LOOK_ACQ
+#define UP_LOOK_ACQ	1
+#endif
+
+/*
+ * UP_MEMBARRIER: urcu__membarrier_all() (membarrier.h): the barrier
+ * membarrier(2) runs on every other thread; off, only the caller's own
+ * fences remain.
+ */
+#ifndef UP_MEMBARRIER
+#define UP_MEMBARRIER	1
+#endif
+
+/*
+ * MB_UP_FALLBACK: urcu__membarrier_master_mb() (membarrier.h), the
+ * cmm_smp_mb() of memb and bp without membarrier(2); pairs with
+ * MB_RD_LOCKF.
+ */
+#ifndef MB_UP_FALLBACK
+#define MB_UP_FALLBACK	1
+#endif
+
+/*
+ * MB_UP_MASTER: master_mb() of the mb flavor (urcu.c), cmm_smp_mb();
+ * pairs with MB_RD_LOCKF.
+ */
+#ifndef MB_UP_MASTER
+#define MB_UP_MASTER	1
+#endif
+
+/*
+ * MB_UP_QSBR: master_mb() of urcu-qsbr.c called as the master barrier,
+ * cmm_smp_mb(); pairs with MB_QS_ONLINE and MB_QS_PUB.
+ */
+#ifndef MB_UP_QSBR
+#define MB_UP_QSBR	1
+#endif
+
+/*
+ * UP_SCAN_ACQ: urcu__section_holds_gp() (gp-synchronize.h), acquire load
+ * of a reader word; pairs with RD_EXIT_REL.
+ */
+#ifndef UP_SCAN_ACQ
+#define UP_SCAN_ACQ	1
+#endif
+
+/*
+ * QS_HOLDS_ACQ: holds_gp() of urcu-qsbr.c, acquire load of a reader word;
+ * pairs with QS_PUB_REL.
+ */
+#ifndef QS_HOLDS_ACQ
+#define QS_HOLDS_ACQ	1
+#endif
+
+/*
+ * UP_ARM_REL: urcu__gp_sleep_arm() (gp-wait-readers.h), release store of
+ * -1 in the futex or wake word; pairs with RD_HINT_ACQ.
+ */
+#ifndef UP_ARM_REL
+#define UP_ARM_REL	1
+#endif
+
+/*
+ * MB_UP_ARM: urcu__gp_sleep_arm(), the cmm_smp_mb() of flavors without
+ * exact_mb (wake word hints).
+ */
+#ifndef MB_UP_ARM
+#define MB_UP_ARM	1
+#endif
+
+/*
+ * MB_UP_QSBR_ARM: master_mb() of urcu-qsbr.c called as exact_mb by
+ * urcu__gp_sleep_arm(); pairs with MB_QS_PUB: no lost wake-up.
+ */
+#ifndef MB_UP_QSBR_ARM
+#define MB_UP_QSBR_ARM	1
+#endif
+
+/*
+ * HINT_TIMEOUT: urcu__gp_sleep_on_futex() -> urcu__gp_poll_sleep()
+ * (gp-poll-sleep.h): the wake-word sleep has a timeout (a mechanism, not
+ * a barrier: the readers' wake is a hint they may miss).
+ */
+#ifndef HINT_TIMEOUT
+#define HINT_TIMEOUT	1
+#endif
+
+/* ---- Sharing grace periods: rcu/src/gp-waiters.h ---- */
+
+/*
+ * WT_PUSH_REL: urcu__gp_waiters_push(), release CAS; pairs with
+ * WT_DETACH_ACQ.
+ */
+#ifndef WT_PUSH_REL
+#define WT_PUSH_REL	1
+#endif
+
+/*
+ * WT_DETACH_ACQ: urcu__gp_waiters_detach(), acquire exchange; pairs with
+ * WT_PUSH_REL.
+ */
+#ifndef WT_DETACH_ACQ
+#define WT_DETACH_ACQ	1
+#endif
+
+/*
+ * WT_SPIN_ACQ: urcu__gp_waiter_wait(), acquire load in the spin loop;
+ * pairs with WT_WAKE_REL.
+ */
+#ifndef WT_SPIN_ACQ
+#define WT_SPIN_ACQ	1
+#endif
+
+/*
+ * WT_CAS_ACQ: urcu__gp_waiter_wait(), acquire CAS to SLEEPING (on failure
+ * it read DONE); pairs with WT_WAKE_REL.
+ */
+#ifndef WT_CAS_ACQ
+#define WT_CAS_ACQ	1
+#endif
+
+/*
+ * WT_SLEEP_ACQ: urcu__gp_waiter_wait(), acquire load in the sleep loop;
+ * pairs with WT_WAKE_REL.
+ */
+#ifndef WT_SLEEP_ACQ
+#define WT_SLEEP_ACQ	1
+#endif
+
+/*
+ * WT_WAKE_REL: urcu__gp_waiter_wake(), release exchange to DONE.
+ */
+#ifndef WT_WAKE_REL
+#define WT_WAKE_REL	1
+#endif
