@@ -2,40 +2,41 @@
  * mem-tso.pml: x86-TSO, the memory model of the "tso" runs.
  *
  * Memory is one array, mem[], that every thread sees alike.  Each thread
- * owns a FIFO store buffer of SB_SIZE entries: a store enters the buffer,
- * and the thread's agent process (agent_tso) moves the oldest entry to
- * memory at a moment of its own choosing.  A load returns the thread's
- * newest buffered store to that location if there is one, else memory.
- * This is the x86-TSO model of Sewell et al.: the only reordering is a
- * store followed by a load of another location; stores stay in order and
- * loads stay in order.
+ * owns a FIFO store buffer of up to SB_SIZE stores: a store enters the
+ * buffer, and the thread's agent process moves the oldest entry to memory
+ * at a moment of its own choosing.  A load returns the thread's newest
+ * buffered store to that location if there is one, else memory.  This is
+ * the x86-TSO model of Sewell et al.: the only reordering is a store
+ * followed by a load of another location.
+ *
+ * Bound: a store into a full buffer first moves the oldest entry to
+ * memory (TSO allows that flush; what the bound loses are executions in
+ * which more than SB_SIZE stores of one thread are invisible at once).
  *
  * On x86 acquire loads and release stores are plain loads and stores, so
- * here too (LDA, STR ignore their ordering argument); the weak model
- * (mem-wmm.pml) is where they matter.  A full fence (cmm_smp_mb(), a
- * locked instruction) drains the thread's buffer, atomically: a partial
- * drain followed by other threads' steps is the agent's job, so nothing
- * is lost.  Read-modify-writes are locked instructions: they drain the
- * buffer, then act on memory.
+ * here too (the weak model, mem-wmm.pml, is where they matter).  A full
+ * fence (cmm_smp_mb(), a locked instruction) drains the thread's buffer
+ * in one step: a partial drain interleaved with other threads' steps is
+ * what the agent already does.  Read-modify-writes are locked: they drain
+ * the buffer, then act on memory.
  *
  * Kernel and libc operations, as the code relies on them:
- *  - pthread mutex lock and unlock: glibc uses locked instructions for both,
- *    so both drain the buffer (the mutex itself is an SC flag, mtx[]);
- *  - futex wait and wake: full barriers (the kernel's barriers A and B in
- *    kernel/futex: the waiter's value check and the waker's store cannot
- *    both miss each other); a wait blocks until a wake for its location,
- *    or with a timeout, at any moment;
- *  - pthread_kill: a system call that takes the target's signal lock: it
- *    drains the buffer (tag SYS_KILL);
+ *  - pthread mutex lock and unlock use locked instructions: both drain;
+ *  - FUTEX_WAIT and FUTEX_WAKE are full barriers (the kernel orders the
+ *    waiter's value check and the waker's store against each other); a
+ *    wait blocks until a wake on its location (or, timed, any moment);
+ *  - pthread_kill is a system call that takes the target's signal lock:
+ *    a barrier on the caller (tag SYS_KILL);
  *  - membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED): a fence on the caller,
- *    then one on each other thread at a point of its execution (IPI), then
- *    one on the caller again (the kernel's smp_mb() before and after).
+ *    one on every other thread (the IPI, or its context switch), one on
+ *    the caller again; the model runs it as one step (updater.pml says
+ *    why that loses nothing).
  *
- * Users define NT (threads), NLOC (locations) and MEM_WRITE_HOOK(l, v),
- * run just before v lands in mem[l] (models check use-after-free there).
+ * Users define NT (threads), NLOC (locations), NMTX (mutexes) and
+ * MEM_WRITE_HOOK(l, v), run just before v lands in mem[l].
  */
 #ifndef SB_SIZE
-#define SB_SIZE	3
+#define SB_SIZE	2
 #endif
 
 byte mem[NLOC];
@@ -43,7 +44,7 @@ byte sb_loc[NT * SB_SIZE];
 byte sb_val[NT * SB_SIZE];
 byte sb_n[NT];
 bit mtx[NMTX];
-byte fx_wait[NT];	/* 1 + location a thread sleeps on in FUTEX_WAIT, 0: awake */
+byte fx_wait[NT];	/* 1 + location a thread sleeps on, 0: awake */
 hidden byte _i;
 hidden byte _v;
 
@@ -64,7 +65,8 @@ inline sb_flush_one(t)
 	od;
 	sb_n[t]--;
 	sb_loc[SBX(t, sb_n[t])] = 0;
-	sb_val[SBX(t, sb_n[t])] = 0
+	sb_val[SBX(t, sb_n[t])] = 0;
+	_i = 0
 }
 
 inline sb_drain(t)
@@ -72,11 +74,13 @@ inline sb_drain(t)
 	do
 	:: sb_n[t] > 0 -> sb_flush_one(t)
 	:: else -> break
-	od;
-	skip
+	od
 }
 
-/* Bodies (no atomicity of their own), for use inside atomic blocks. */
+/*
+ * Bodies, without atomicity of their own: the models put each access,
+ * with the thread-local work around it, in one atomic step.
+ */
 inline ld_body(t, l, v)
 {
 	v = mem[l];
@@ -90,24 +94,31 @@ inline ld_body(t, l, v)
 		_i++
 	:: else -> break
 	od;
-	skip
+	_i = 0
 }
-#define lda_body(t, l, v, acq)	ld_body(t, l, v)
+
+inline lda_body(t, l, v, acq)
+{
+	ld_body(t, l, v)
+}
 
 inline st_body(t, l, v)
 {
 	if
-	:: sb_n[t] == SB_SIZE -> sb_flush_one(t)	/* full: stall until one drains */
+	:: sb_n[t] == SB_SIZE -> sb_flush_one(t)
 	:: else -> skip
 	fi;
 	sb_loc[SBX(t, sb_n[t])] = l;
 	sb_val[SBX(t, sb_n[t])] = v;
 	sb_n[t]++
 }
-#define str_body(t, l, v, rel)	st_body(t, l, v)
 
-#define fence_body(t)		sb_drain(t)
-/* A fence when on is 1; nothing when a mutant turned it off. */
+inline str_body(t, l, v, rel)
+{
+	st_body(t, l, v)
+}
+
+/* A full fence when on is 1; nothing when a mutant turned it off. */
 inline mb_body(t, on)
 {
 	if
@@ -115,102 +126,73 @@ inline mb_body(t, on)
 	:: else -> skip
 	fi
 }
-/* Ordering a thread gets from a barrier another thread forces on it. */
+
+/* The barrier membarrier(2) forces on another thread. */
 #define ipi_body(t)		sb_drain(t)
-/* Kernel signal delivery to thread t: nothing to add under TSO. */
-#define deliver_body(t)		skip
-/* Loads deferred to the next ordering point: TSO performs loads in order. */
-#define deferred_body(t)	skip
+/* Deferred loads (mem-wmm.pml): TSO performs loads in order. */
+#define perform_loads(t)	skip
 
 /* Initial value of a location (init, before any thread runs). */
 #define mem_set(l, v)		mem[l] = v
 
-/* Statements. */
-inline LD(t, l, v)		{ d_step { ld_body(t, l, v) } }
-inline LDA(t, l, v, acq)	{ d_step { ld_body(t, l, v) } }
-inline ST(t, l, v)		{ d_step { st_body(t, l, v) } }
-inline STR(t, l, v, rel)	{ d_step { st_body(t, l, v) } }
-inline FENCE(t)			{ d_step { sb_drain(t) } }
-inline MB(t, on)		{ d_step { mb_body(t, on) } }
-inline IPI(t)			{ d_step { sb_drain(t) } }
-
-/* Locked exchange / compare-and-swap (any memory order: x86 has one). */
-inline XCHG(t, l, nv, ov, acq, rel)
+/* Read-modify-writes are locked instructions on x86 (any memory order). */
+inline xchg_body(t, l, nv, ov, acq, rel)
 {
-	d_step {
-		sb_drain(t);
-		ov = mem[l];
-		MEM_WRITE_HOOK(l, nv);
-		mem[l] = nv
-	}
+	sb_drain(t);
+	ov = mem[l];
+	MEM_WRITE_HOOK(l, nv);
+	mem[l] = nv
 }
 
-/* C11 semantics: on failure exp receives the current value. */
-inline CAS(t, l, exp, nv, ok, acq, rel)
+/* C11 compare-exchange: on failure exp receives the current value. */
+inline cas_body(t, l, exp, nv, ok, acq, rel)
 {
-	d_step {
-		sb_drain(t);
-		if
-		:: mem[l] == exp -> MEM_WRITE_HOOK(l, nv); mem[l] = nv; ok = 1
-		:: else -> exp = mem[l]; ok = 0
-		fi
-	}
-}
-
-/* Bodies; lock_body must open its d_step (its first statement blocks). */
-#define lock_body(t, m)		mtx[m] == 0; sb_drain(t); mtx[m] = 1
-#define unlock_body(t, m)	sb_drain(t); mtx[m] = 0
-inline LOCK(t, m)	{ d_step { lock_body(t, m) } }
-inline UNLOCK(t, m)	{ d_step { unlock_body(t, m) } }
-
-/* FUTEX_WAIT: sleep if mem[l] still holds val, until a FUTEX_WAKE on l. */
-inline FUTEX_WAIT(t, l, val)
-{
-	d_step {
-		sb_drain(t);
-		if
-		:: mem[l] == val -> fx_wait[t] = (l) + 1
-		:: else -> skip
-		fi
-	};
-	fx_wait[t] == 0
-}
-
-/* The same with a timeout: the sleep may also end at any moment. */
-inline FUTEX_WAIT_TIMED(t, l, val)
-{
-	d_step {
-		sb_drain(t);
-		if
-		:: mem[l] == val -> fx_wait[t] = (l) + 1
-		:: else -> skip
-		fi
-	};
+	sb_drain(t);
 	if
-	:: fx_wait[t] == 0 -> skip
-	:: atomic { fx_wait[t] != 0 -> fx_wait[t] = 0 }	/* timed out */
+	:: mem[l] == exp -> MEM_WRITE_HOOK(l, nv); mem[l] = nv; ok = 1
+	:: else -> exp = mem[l]; ok = 0
 	fi
 }
 
-/* FUTEX_WAKE of one sleeper on l. */
-inline FUTEX_WAKE(t, l)
-{
-	d_step {
-		sb_drain(t);
-		_i = 0;
-		do
-		:: _i < NT && fx_wait[_i] == (l) + 1 -> fx_wait[_i] = 0; break
-		:: _i < NT && fx_wait[_i] != (l) + 1 -> _i++
-		:: else -> break
-		od;
-		skip
-	}
-}
+/* Mutexes: SC flags; lock and unlock drain (glibc's locked instructions). */
+#define lock_guard(m)		(mtx[m] == 0)
+inline lock_body(t, m)		{ sb_drain(t); mtx[m] = 1 }
+inline unlock_body(t, m)	{ sb_drain(t); mtx[m] = 0 }
 
 /* pthread_kill(): a system call through the target's signal lock. */
 inline sys_kill_body(t, on)
 {
 	mb_body(t, on)
+}
+
+/*
+ * Signal delivery to thread t.  Kernel entry and exit do drain the store
+ * buffer on x86, but the code does not rely on that: the handler runs its
+ * own fences, and the model assumes nothing of delivery.
+ */
+#define deliver_body(t)		skip
+
+/* FUTEX_WAIT's check-and-sleep (then block on fx_wait[t] == 0). */
+inline futex_wait_body(t, l, val)
+{
+	sb_drain(t);
+	if
+	:: mem[l] == val -> fx_wait[t] = (l) + 1
+	:: else -> skip
+	fi
+}
+
+/* FUTEX_WAKE of one sleeper on l. */
+inline futex_wake_body(t, l)
+{
+	sb_drain(t);
+	_i = 0;
+	do
+	:: _i < NT && fx_wait[_i] == (l) + 1 -> fx_wait[_i] = 0; break
+	:: _i < NT && fx_wait[_i] != (l) + 1 -> _i++
+	:: else -> break
+	od;
+	_i = 0
 }
 
 /* Each thread's store buffer drains on its own, in order. */
@@ -219,6 +201,9 @@ proctype agent(byte t)
 end_agent:
 	do
 	:: d_step { sb_n[t] > 0 -> sb_flush_one(t) }
-	od;
-	skip
+	od
 }
+
+/* After the initial values are set (init): nothing to do under TSO. */
+#define mem_start()	skip
+#define fence_body(t)	sb_drain(t)

@@ -1,158 +1,213 @@
 /*
- * mem-wmm.pml: the weak memory model of the "wmm" runs, in which no two
- * accesses of a thread stay in order unless something in the code orders
- * them: a fence, an acquire load, a release store, a dependency, or the
- * same location.
+ * mem-wmm.pml: the weak memory model of the "wmm" runs, in which two
+ * accesses of a thread stay in order only if something in the code orders
+ * them: a fence, an acquire load, a release store, an address dependency,
+ * or the same location.
  *
  * Memory is one array, mem[] (multi-copy atomic: a store that reaches
- * memory is visible to every other thread at once).  Each thread has its
- * own copy of every location, cache[], with a dirty bit:
+ * memory is visible to every other thread at once).
  *
- *  - a store writes the thread's copy and marks it dirty; the thread's
- *    agent process writes dirty copies back to memory one location at a
- *    time, in any order: stores to different locations are reordered
- *    (store-store), and a later load may run ahead of them (store-load);
- *  - a load of a clean copy returns either the copy (the value this thread
- *    last saw there) or the current memory value, which then becomes the
- *    copy: loads of different locations are reordered (load-load), and a
- *    thread never reads a location backwards (coherence); a dirty copy is
- *    the thread's own last store, which it reads back;
- *  - loads whose value is only checked, never branched on or used as an
- *    address (the reader's loads of the protected object, obj_load below),
- *    are performed as late as the code lets them: at the thread's next
- *    fence, release store, release read-modify-write, mutex unlock,
- *    system call or forced barrier.  Later stores and loads may pass them
- *    (load-store, "load buffering"), and since an object only ever goes
- *    from valid to freed, the latest moment is the worst one;
- *  - an acquire load (LDA with acq 1) reads current memory and then
- *    refreshes every clean copy: no later load returns anything older;
- *  - a release store (STR with rel 1) first performs the deferred loads
- *    and writes every dirty copy back: every earlier access is visible
- *    before it;
- *  - a full fence does both, and so does a barrier forced on the thread
- *    by another (membarrier's IPI, a signal handler's fence).
+ * Stores.  Each thread has a buffer of up to WB_SIZE stores, each marked
+ * release or not.  The thread's agent moves to memory any entry that no
+ * older entry to the same location precedes (coherence) and, for a
+ * release entry, that no older entry at all precedes.  So plain stores to
+ * different locations reach memory in any order (store-store), a release
+ * store becomes visible only after every earlier store, and later stores
+ * may pass it, as C11 allows.  A load reads the thread's newest buffered
+ * store to its location, if any (store-load reordering, as in TSO).
  *
- * What this is: ARMv8-like (other-multi-copy atomic) ordering with C11
- * acquire/release meaning exactly "nothing later moves before" and
- * "nothing earlier moves after".  What it is not: non-multi-copy-atomic
- * machines (POWER, where two readers may see two independent stores in
- * different orders) and out-of-thin-air values.  Two simplifications:
- *  - a load that decides a branch, or supplies an address, is performed
- *    where it is issued (no speculation past it); in the code modelled,
- *    every such load whose order against a later load matters is an
- *    acquire load or follows a fence, so speculation would not change what
- *    the model can do (the tags of the acquire loads are mutated to check
- *    exactly that);
- *  - a clean copy is refreshed only when it is read (lazily): a load
- *    returns the last value this thread saw or the current one, not a
- *    value that was current in between.
+ * Loads.  Loads are performed in order unless the model declares a
+ * location STALE(t, l) for thread t: such a load may return, instead of
+ * memory, the value the location had when t last ordered its loads (an
+ * acquire load or a fence: "refresh") or last read it, whichever is
+ * later.  That is a load performed early, before the loads (and after the
+ * stores) that precede it: load-load and store-load reordering.  The
+ * models declare stale the loads whose early execution an acquire or a
+ * fence is there to prevent, so that removing one shows.
  *
- * Kernel and libc operations: mutex lock is an acquire (refresh), unlock a
- * release; futex wait and wake are full barriers; pthread_kill is a
- * release (the target's signal lock) and signal delivery an acquire of
- * that lock; membarrier is a fence on the caller, a forced barrier on
- * each other thread, and a fence on the caller again.
+ * Deferred loads.  Loads whose value the code only uses, and never
+ * branches on (a reader's load of the protected object, checked for
+ * poison), are performed as late as the code lets them: at the thread's
+ * next release store, fence, mutex unlock or forced barrier
+ * (perform_loads, supplied by the model).  Later loads and stores may pass
+ * them (load-store reordering), and since an object only goes from valid
+ * to freed, the latest moment is the worst one.
  *
- * Users define NT, NLOC (at most 20), NMTX, MEM_WRITE_HOOK(l, v) and
+ * Acquire (an acquire load, mutex lock): after its value is read, every
+ * stale location of the thread refreshes to memory.  Release (a release
+ * store, mutex unlock, the release of a read-modify-write): performs the
+ * deferred loads first; its store waits in the buffer for the older ones.
+ * Full fence (cmm_smp_mb(), and the barrier membarrier(2) forces on a
+ * thread): deferred loads, then the whole buffer to memory, then refresh.
+ *
+ * Kernel and libc operations: mutex lock is an acquire, unlock a release
+ * (which the model makes visible at once, flushing the buffer: see
+ * "bounds"); futex wait and wake are full barriers; pthread_kill is a full
+ * barrier on the caller (tag SYS_KILL; the kernel takes the target's
+ * signal lock); signal delivery orders nothing on the target (the
+ * handler's fences do); membarrier is a fence on the caller, a forced
+ * barrier on each other thread, and a fence on the caller again.
+ *
+ * What this is: C11 acquire/release and fences over a multi-copy-atomic
+ * memory (ARMv8-like).  What it is not: non-multi-copy-atomic machines
+ * (POWER: two readers may see two independent stores in different
+ * orders), and out-of-thin-air values.  Bounds, each of which only
+ * removes executions (the model may miss a bug, never invent one):
+ *  - a store into a full buffer first flushes the oldest entry;
+ *  - a stale load returns the value at the last refresh or last read, not
+ *    one that was current in between;
+ *  - a mutex unlock, and a read-modify-write, flush the buffer first;
+ *  - a load that decides a branch is performed where it is issued (no
+ *    speculation past it), unless its location is STALE.
+ *
+ * Users define NT, NLOC, NMTX, STALE(t, l), MEM_WRITE_HOOK(l, v) and
  * DEFERRED_HOOK(t) (perform thread t's deferred loads).
  */
-#if NLOC > 20
-#error "mem-wmm.pml: at most 20 locations (see agent)"
+#ifndef WB_SIZE
+#define WB_SIZE	3
 #endif
+#if WB_SIZE > 3
+#error "mem-wmm.pml: the agent handles at most 3 buffered stores"
+#endif
+
 byte mem[NLOC];
-byte cache[NT * NLOC];
-bit dirty[NT * NLOC];
+byte wb_loc[NT * WB_SIZE];
+byte wb_val[NT * WB_SIZE];
+bit wb_rel[NT * WB_SIZE];
+byte wb_n[NT];
+byte seen[NT * NLOC];	/* STALE locations: 1 + value a load may return */
 bit mtx[NMTX];
-byte fx_wait[NT];	/* 1 + location a thread sleeps on in FUTEX_WAIT, 0: awake */
+byte fx_wait[NT];	/* 1 + location a thread sleeps on, 0: awake */
 hidden byte _i;
+hidden byte _j;
 hidden byte _v;
 
-#define WX(t, l)	((t) * NLOC + (l))
+#define WBX(t, k)	((t) * WB_SIZE + (k))
+#define SX(t, l)	((t) * NLOC + (l))
 
-inline wb_one(t, l)
+/* Entry k of thread t to memory; later entries move down. */
+inline wb_flush(t, k)
 {
-	MEM_WRITE_HOOK(l, cache[WX(t, l)]);
-	mem[l] = cache[WX(t, l)];
-	dirty[WX(t, l)] = 0
+	MEM_WRITE_HOOK(wb_loc[WBX(t, k)], wb_val[WBX(t, k)]);
+	mem[wb_loc[WBX(t, k)]] = wb_val[WBX(t, k)];
+	_j = k + 1;
+	do
+	:: _j < wb_n[t] ->
+		wb_loc[WBX(t, _j - 1)] = wb_loc[WBX(t, _j)];
+		wb_val[WBX(t, _j - 1)] = wb_val[WBX(t, _j)];
+		wb_rel[WBX(t, _j - 1)] = wb_rel[WBX(t, _j)];
+		_j++
+	:: else -> break
+	od;
+	wb_n[t]--;
+	wb_loc[WBX(t, wb_n[t])] = 0;
+	wb_val[WBX(t, wb_n[t])] = 0;
+	wb_rel[WBX(t, wb_n[t])] = 0;
+	_j = 0
 }
 
-inline wb_all(t)
+inline wb_drain(t)
+{
+	do
+	:: wb_n[t] > 0 -> wb_flush(t, 0)
+	:: else -> break
+	od
+}
+
+/* Stale locations of t take memory's value (its own pending ones: none). */
+inline refresh(t)
 {
 	_i = 0;
 	do
 	:: _i < NLOC ->
 		if
-		:: dirty[WX(t, _i)] -> wb_one(t, _i)
+		:: STALE(t, _i) -> seen[SX(t, _i)] = mem[_i] + 1
 		:: else -> skip
 		fi;
 		_i++
 	:: else -> break
 	od;
-	skip
-}
-
-inline refresh_all(t)
-{
 	_i = 0;
 	do
-	:: _i < NLOC ->
-		if
-		:: !dirty[WX(t, _i)] -> cache[WX(t, _i)] = mem[_i]
-		:: else -> skip
-		fi;
-		_i++
+	:: _i < wb_n[t] -> seen[SX(t, wb_loc[WBX(t, _i)])] = 0; _i++
 	:: else -> break
 	od;
-	skip
+	_i = 0
 }
 
-/* Bodies (no atomicity of their own), for use inside atomic blocks. */
+#define perform_loads(t)	DEFERRED_HOOK(t)
+
+/* Bodies, without atomicity of their own (see mem-tso.pml). */
 inline ld_body(t, l, v)
 {
+	_v = 255;			/* newest own buffered store to l */
+	_i = 0;
+	do
+	:: _i < wb_n[t] ->
+		if
+		:: wb_loc[WBX(t, _i)] == (l) -> _v = wb_val[WBX(t, _i)]
+		:: else -> skip
+		fi;
+		_i++
+	:: else -> break
+	od;
+	_i = 0;
 	if
-	:: dirty[WX(t, l)] || cache[WX(t, l)] == mem[l] -> skip
-	:: !dirty[WX(t, l)] && cache[WX(t, l)] != mem[l] ->
-		cache[WX(t, l)] = mem[l]	/* reads current memory */
-	:: !dirty[WX(t, l)] && cache[WX(t, l)] != mem[l] ->
-		skip				/* or what it saw last */
+	:: _v != 255 -> v = _v
+	:: _v == 255 && STALE(t, l) && seen[SX(t, l)] != 0 &&
+	   seen[SX(t, l)] != mem[l] + 1 ->
+		v = seen[SX(t, l)] - 1		/* performed early */
+	:: _v == 255 ->
+		v = mem[l];
+		if
+		:: STALE(t, l) -> seen[SX(t, l)] = v + 1
+		:: else -> skip
+		fi
 	fi;
-	v = cache[WX(t, l)]
+	_v = 0
 }
 
 inline lda_body(t, l, v, acq)
 {
+	ld_body(t, l, v);
 	if
-	:: acq ->
-		if
-		:: !dirty[WX(t, l)] -> cache[WX(t, l)] = mem[l]
-		:: else -> skip
-		fi;
-		v = cache[WX(t, l)];
-		refresh_all(t)
-	:: else -> ld_body(t, l, v)
+	:: acq -> refresh(t)
+	:: else -> skip
 	fi
+}
+
+inline wb_insert(t, l, v, rel)
+{
+	if
+	:: wb_n[t] == WB_SIZE -> wb_flush(t, 0)
+	:: else -> skip
+	fi;
+	wb_loc[WBX(t, wb_n[t])] = l;
+	wb_val[WBX(t, wb_n[t])] = v;
+	wb_rel[WBX(t, wb_n[t])] = rel;
+	wb_n[t]++;
+	seen[SX(t, l)] = 0
 }
 
 inline st_body(t, l, v)
 {
-	cache[WX(t, l)] = v;
-	dirty[WX(t, l)] = 1
+	wb_insert(t, l, v, 0)
 }
 
 inline str_body(t, l, v, rel)
 {
 	if
-	:: rel -> DEFERRED_HOOK(t); wb_all(t)
+	:: rel -> perform_loads(t)
 	:: else -> skip
 	fi;
-	st_body(t, l, v)
+	wb_insert(t, l, v, rel)
 }
 
 inline fence_body(t)
 {
-	DEFERRED_HOOK(t);
-	wb_all(t);
-	refresh_all(t)
+	perform_loads(t);
+	wb_drain(t);
+	refresh(t)
 }
 
 inline mb_body(t, on)
@@ -164,8 +219,6 @@ inline mb_body(t, on)
 }
 
 #define ipi_body(t)		fence_body(t)
-#define deliver_body(t)		refresh_all(t)
-#define deferred_body(t)	DEFERRED_HOOK(t)
 
 /* Initial value of a location (init, before any thread runs). */
 inline mem_set(l, v)
@@ -173,133 +226,117 @@ inline mem_set(l, v)
 	mem[l] = v;
 	_i = 0;
 	do
-	:: _i < NT -> cache[WX(_i, l)] = v; _i++
+	:: _i < NT ->
+		if
+		:: STALE(_i, l) -> seen[SX(_i, l)] = (v) + 1
+		:: else -> skip
+		fi;
+		_i++
 	:: else -> break
 	od;
-	skip
+	_i = 0
 }
 
-/* Statements. */
-inline LD(t, l, v)		{ atomic { ld_body(t, l, v) } }
-inline LDA(t, l, v, acq)	{ atomic { lda_body(t, l, v, acq) } }
-inline ST(t, l, v)		{ d_step { st_body(t, l, v) } }
-inline STR(t, l, v, rel)	{ d_step { str_body(t, l, v, rel) } }
-inline FENCE(t)			{ d_step { fence_body(t) } }
-inline MB(t, on)		{ d_step { mb_body(t, on) } }
-inline IPI(t)			{ d_step { fence_body(t) } }
-
+/* Read-modify-writes: the buffer first (a bound), then memory. */
 inline rmw_pre(t, l, rel)
 {
 	if
-	:: rel -> DEFERRED_HOOK(t); wb_all(t)
+	:: rel -> perform_loads(t)
 	:: else -> skip
 	fi;
-	if
-	:: dirty[WX(t, l)] -> wb_one(t, l)	/* our own earlier store first */
-	:: else -> skip
-	fi
+	wb_drain(t)
 }
 
 inline rmw_post(t, l, acq)
 {
-	cache[WX(t, l)] = mem[l];
+	seen[SX(t, l)] = 0;
 	if
-	:: acq -> refresh_all(t)
+	:: acq -> refresh(t)
 	:: else -> skip
 	fi
 }
 
-inline XCHG(t, l, nv, ov, acq, rel)
+inline xchg_body(t, l, nv, ov, acq, rel)
 {
-	d_step {
-		rmw_pre(t, l, rel);
-		ov = mem[l];
-		MEM_WRITE_HOOK(l, nv);
-		mem[l] = nv;
-		rmw_post(t, l, acq)
-	}
+	rmw_pre(t, l, rel);
+	ov = mem[l];
+	MEM_WRITE_HOOK(l, nv);
+	mem[l] = nv;
+	rmw_post(t, l, acq)
 }
 
-/* C11 semantics: on failure exp receives the current value. */
-inline CAS(t, l, exp, nv, ok, acq, rel)
+/* C11 compare-exchange: on failure exp receives the current value. */
+inline cas_body(t, l, exp, nv, ok, acq, rel)
 {
-	d_step {
-		rmw_pre(t, l, rel);
-		if
-		:: mem[l] == exp -> MEM_WRITE_HOOK(l, nv); mem[l] = nv; ok = 1
-		:: else -> exp = mem[l]; ok = 0
-		fi;
-		rmw_post(t, l, acq)
-	}
-}
-
-/* Bodies; lock_body must open its d_step (its first statement blocks). */
-#define lock_body(t, m)		mtx[m] == 0; mtx[m] = 1; refresh_all(t)
-#define unlock_body(t, m)	DEFERRED_HOOK(t); wb_all(t); mtx[m] = 0
-inline LOCK(t, m)	{ d_step { lock_body(t, m) } }
-inline UNLOCK(t, m)	{ d_step { unlock_body(t, m) } }
-
-inline FUTEX_WAIT(t, l, val)
-{
-	d_step {
-		fence_body(t);
-		if
-		:: mem[l] == val -> fx_wait[t] = (l) + 1
-		:: else -> skip
-		fi
-	};
-	fx_wait[t] == 0
-}
-
-inline FUTEX_WAIT_TIMED(t, l, val)
-{
-	d_step {
-		fence_body(t);
-		if
-		:: mem[l] == val -> fx_wait[t] = (l) + 1
-		:: else -> skip
-		fi
-	};
+	rmw_pre(t, l, rel);
 	if
-	:: fx_wait[t] == 0 -> skip
-	:: atomic { fx_wait[t] != 0 -> fx_wait[t] = 0 }	/* timed out */
-	fi
+	:: mem[l] == exp -> MEM_WRITE_HOOK(l, nv); mem[l] = nv; ok = 1
+	:: else -> exp = mem[l]; ok = 0
+	fi;
+	rmw_post(t, l, acq)
 }
 
-inline FUTEX_WAKE(t, l)
-{
-	d_step {
-		fence_body(t);
-		_i = 0;
-		do
-		:: _i < NT && fx_wait[_i] == (l) + 1 -> fx_wait[_i] = 0; break
-		:: _i < NT && fx_wait[_i] != (l) + 1 -> _i++
-		:: else -> break
-		od;
-		skip
-	}
-}
+/* Mutexes: SC flags; lock is an acquire, unlock a release. */
+#define lock_guard(m)		(mtx[m] == 0)
+inline lock_body(t, m)		{ mtx[m] = 1; refresh(t) }
+inline unlock_body(t, m)	{ perform_loads(t); wb_drain(t); mtx[m] = 0 }
 
-/* pthread_kill(): release through the target's signal lock. */
+/* pthread_kill(): a full barrier on the caller (tag SYS_KILL). */
 inline sys_kill_body(t, on)
 {
+	mb_body(t, on)
+}
+
+/* Signal delivery orders nothing on the target: the handler's fences do. */
+#define deliver_body(t)		skip
+
+inline futex_wait_body(t, l, val)
+{
+	fence_body(t);
 	if
-	:: on -> DEFERRED_HOOK(t); wb_all(t)
+	:: mem[l] == val -> fx_wait[t] = (l) + 1
 	:: else -> skip
 	fi
 }
 
-#define WB_ALT(t, l)	:: d_step { (l) < NLOC && dirty[WX(t, l)] -> wb_one(t, l) }
+inline futex_wake_body(t, l)
+{
+	fence_body(t);
+	_i = 0;
+	do
+	:: _i < NT && fx_wait[_i] == (l) + 1 -> fx_wait[_i] = 0; break
+	:: _i < NT && fx_wait[_i] != (l) + 1 -> _i++
+	:: else -> break
+	od;
+	_i = 0
+}
 
-/* Each thread's dirty copies reach memory on their own, in any order. */
+/* Entry k of t may reach memory: no older entry to its location, and if
+ * it is a release, no older entry at all. */
+#define WB_MAY1(t)	(wb_n[t] > 1 && !wb_rel[WBX(t, 1)]			\
+			 && wb_loc[WBX(t, 0)] != wb_loc[WBX(t, 1)])
+#define WB_MAY2(t)	(wb_n[t] > 2 && !wb_rel[WBX(t, 2)]			\
+			 && wb_loc[WBX(t, 0)] != wb_loc[WBX(t, 2)]		\
+			 && wb_loc[WBX(t, 1)] != wb_loc[WBX(t, 2)])
+
+/* Each thread's buffered stores reach memory on their own. */
 proctype agent(byte t)
 {
 end_agent:
 	do
-	WB_ALT(t, 0) WB_ALT(t, 1) WB_ALT(t, 2) WB_ALT(t, 3) WB_ALT(t, 4)
-	WB_ALT(t, 5) WB_ALT(t, 6) WB_ALT(t, 7) WB_ALT(t, 8) WB_ALT(t, 9)
-	WB_ALT(t, 10) WB_ALT(t, 11) WB_ALT(t, 12) WB_ALT(t, 13) WB_ALT(t, 14)
-	WB_ALT(t, 15) WB_ALT(t, 16) WB_ALT(t, 17) WB_ALT(t, 18) WB_ALT(t, 19)
+	:: d_step { wb_n[t] > 0 -> wb_flush(t, 0) }
+	:: d_step { WB_MAY1(t) -> wb_flush(t, 1) }
+	:: d_step { WB_MAY2(t) -> wb_flush(t, 2) }
+	od
+}
+
+/* After the initial values are set (init): every thread has seen them. */
+inline mem_start()
+{
+	_j = 0;
+	do
+	:: _j < NT -> refresh(_j); _j++
+	:: else -> break
 	od;
-	skip
+	_j = 0
 }

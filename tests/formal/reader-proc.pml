@@ -1,44 +1,73 @@
 /*
- * reader-proc.pml: reader thread RT of urcu.pml.  Included once per
- * reader with RT defined, so that what differs between the readers
- * (nesting, stores into objects, parking) is decided by cpp and costs no
- * model step.
+ * reader-proc.pml: reader thread RT of urcu.pml, included once per reader
+ * with RT defined, so that what differs between the two readers costs no
+ * model step: reader 0 stores into the object it reads (TOUCHER), and in
+ * the signal flavor parks after its first section, as a thread calling
+ * synchronize_rcu() there would; reader 1 nests a section inside each of
+ * its sections (NESTER).
  *
- * Safety runs: NSEC sections (1 to 3), then the thread ends (bp: it
- * unregisters first).  LIVENESS: sections forever.  Signal flavor: reader
- * 0 parks and unparks after each of its sections, as a thread that calls
- * synchronize_rcu() between sections would (flavor-internal.h).
+ * Safety runs: NSEC sections (bp: registered before the first, by
+ * rcu_read_lock(), and unregistered after the last, by the thread's exit),
+ * then the thread ends.  LIVENESS: sections forever.
  */
+#if RT == 0
+#define TOUCHER	1
+#define NESTER	0
+#else
+#define TOUCHER	0
+#define NESTER	1
+#endif
+
 proctype XPASTE(reader, RT)()
 {
-	byte rword, tmp, now, p, w;
+	byte rword, now, p, w, tmp, n;
 	bit first, armed;
 
 #ifdef FLAVOR_BP
 	bp_register(RT);
 #endif
-#ifdef LIVENESS
 	do
-	:: rd_section(RT)
-#if RT == 0 && defined(FLAVOR_SIGNAL)
-		; park(RT); unpark(RT)
+	:: MORE_SECTIONS ->
+		rd_lock(RT);
+#if !RD_FENCE
+#if NESTER
+		rd_lock_nested(RT);
 #endif
-	od
+		atomic {
+#if NESTER
+			rd_exit_store(RT);
+			tmp = 0;
+#endif
+			ld_body(RT, L_PTR, p)
+		};
+		atomic { rd_use(RT, TOUCHER); rd_exit_store(RT); tmp = 0 };
 #else
-	rd_section(RT);
-#if NSEC >= 2
-#if RT == 0 && defined(FLAVOR_SIGNAL)
-	park(RT);
-	unpark(RT);
+#if NESTER
+		rd_unlock(RT, 1);
 #endif
-	rd_section(RT);
+		atomic { ld_body(RT, L_PTR, p) };
+		atomic { rd_use(RT, TOUCHER) };
+		rd_unlock(RT, 0);
 #endif
-#if NSEC >= 3
-	rd_section(RT);
+#if defined(FLAVOR_SIGNAL) && RT == 0
+		if
+		:: n == 0 -> park(RT); unpark(RT)
+		:: else -> skip
+		fi;
 #endif
+#ifndef LIVENESS
+		n++
+#else
+		skip
+#endif
+	:: else -> break
+	od;
 #ifdef FLAVOR_BP
-	bp_unregister(RT);
-#endif
+	bp_unregister(RT)
+#else
 	skip
 #endif
 }
+
+#undef TOUCHER
+#undef NESTER

@@ -1,243 +1,282 @@
 /*
  * reader.pml: the read side of the memb, mb, signal and bp flavors
  * (rcu/include/urcu/static/urcu-common.h and the flavor headers), the
- * signal handler (rcu/src/signal-barrier.h), parking (flavor-internal.h)
- * and bp's registration (rcu/src/urcu-bp.c), as inlines over the memory
- * model.
+ * signal handler (rcu/src/signal-barrier.h, urcu.c), parking
+ * (rcu/src/flavor-internal.h) and bp's registration (rcu/src/urcu-bp.c).
  *
- * Steps: each access to shared memory is one atomic step, which also does
- * the thread-local work (its own word, branches) that follows it up to the
- * next access; a thread's local work is invisible to the others, so
- * nothing is lost.  Two accesses share a step only where the second is a
- * store with no ordering of its own: issuing a store into a buffer is
- * invisible too, and the agent still decides when it reaches memory.
+ * Steps.  Each step performs one access to shared memory, or one fence,
+ * together with the thread's local work around it.  Putting a store into
+ * the thread's own buffer changes nothing another thread can see (its
+ * agent decides when it reaches memory), so a store joins the access
+ * before or after it.  Two loads, or a load and a fence, are never joined:
+ * another thread may act between them.
  *
- * Reader word (struct urcu_reader.ctr), as in the code with a nesting
- * field of 2 bits: epoch * 4 + nesting.  The grace-period word holds the
- * current epoch with a nesting of one.  Epochs never wrap in a model run,
- * so urcu_gp_ctr_before() is a plain comparison.
+ * Reader word (struct urcu_reader.ctr), with a nesting field of 2 bits:
+ * epoch * 4 + nesting.  The grace-period word holds the current epoch
+ * with a nesting of one.  Epochs never wrap in a run, so
+ * urcu_gp_ctr_before() is a plain comparison.  The reader keeps its own
+ * word in rword (only it writes the word; its loads of it are local).
  *
  * Compiler barriers: the model issues each thread's accesses in source
- * order, which is what the compiler must keep wherever an acquire, a
- * release, a fence or the same location orders two accesses.  The one
- * compiler barrier that orders two accesses nothing else orders is
- * modelled (CB_RD_CLAIM: its mutant issues them the other way round); the
- * others only repeat an acquire or a release next to them, or keep code
- * outside the section from moving in (tags.pml, "Compiler barriers").
+ * order, which is what the compiler keeps wherever an acquire, a release,
+ * a fence or the same location orders two accesses.  The one compiler
+ * barrier that orders two accesses nothing else orders, between the
+ * claim store and the load of the grace-period word in
+ * _urcu_common_read_lock(), is modelled (tag CB_RD_CLAIM; its mutant
+ * issues them the other way round); tags.pml lists the others and why
+ * they need no model.
  *
- * The proctype using these declares: byte rword, tmp, now, p, w; bit
- * first, armed; t is a constant (reader-proc.pml).  RD_FENCE says whether the reader runs real fences (mb,
- * and memb or bp without membarrier(2): _urcu_memb_reader_fence()).
+ * The reader proctype (reader-proc.pml) declares: byte rword, now, p, w,
+ * tmp; bit first, armed.  t is a constant.  RD_FENCE: the reader runs
+ * real fences (mb; memb and bp without membarrier(2):
+ * _urcu_memb_reader_fence()).
  */
-#define NEST(w)		((w) & 3)
-#define EPOCH(w)	((w) >> 2)
+#define NEST(x)		((x) & 3)
+#define EPOCH(x)	((x) >> 2)
 #define EPOCH_STEP	4		/* URCU_GP_EPOCH_STEP */
 #define GP_COUNT	1		/* URCU_GP_COUNT */
 #define GP_INIT		(EPOCH_STEP + GP_COUNT)
 #define BEFORE(a, b)	((a) < (b))	/* urcu_gp_ctr_before() */
 
-/* rcu_read_lock(): _urcu_common_read_lock() and its fenced variant. */
-inline rd_lock(t)
+/* A fence as a step of its own. */
+inline MB(t, on)
 {
-#if RD_FENCE
-	if
-	:: atomic { NEST(rword) == 0 ->
-		/* _urcu_common_read_lock_fenced(), outermost. */
-		lda_body(t, L_GP, now, RD_LOCKF_ACQ) };
-		d_step {
-			str_body(t, L_RCTR + t, now, RD_LOCKF_REL);
-			rword = now;
-			now = 0
-		};
-		MB(t, MB_RD_LOCKF)
-	:: d_step { NEST(rword) != 0 ->
-		/* _urcu_common_read_lock_fenced(), nested. */
-		str_body(t, L_RCTR + t, rword + GP_COUNT, RD_NESTF_REL);
-		rword = rword + GP_COUNT }
-	fi
-#else
-	/*
-	 * _urcu_common_read_lock(): claim a section under the word's epoch
-	 * (nested: one more level), then load the epoch.
-	 */
-#if CB_RD_CLAIM
-	d_step {
-		tmp = rword;
-		str_body(t, L_RCTR + t, tmp + GP_COUNT, RD_CLAIM_REL);
-		rword = tmp + GP_COUNT
-	};
-	atomic {
-		lda_body(t, L_GP, now, RD_GP_ACQ);
-		first = (now != tmp + GP_COUNT && NEST(tmp) == 0);
-		tmp = 0
-	};
-#else
-	/* Mutant: the compiler hoisted the load above the store. */
-	atomic {
-		tmp = rword;
-		lda_body(t, L_GP, now, RD_GP_ACQ);
-		first = (now != tmp + GP_COUNT && NEST(tmp) == 0)
-	};
-	d_step {
-		str_body(t, L_RCTR + t, tmp + GP_COUNT, RD_CLAIM_REL);
-		rword = tmp + GP_COUNT;
-		tmp = 0
-	};
-#endif
-	if
-	:: d_step { first ->
-		/* First section of an epoch: publish it, then fence. */
-		str_body(t, L_RCTR + t, now, RD_FIRST_REL);
-		rword = now;
-		now = 0;
-		first = 0 };
-		MB(t, MB_RD_FIRST)
-	:: d_step { !first -> now = 0 }	/* fast path, or nested */
-	fi
-#endif
+	d_step { mb_body(t, on) }
+}
+
+/* Exit store of _urcu_common_read_unlock(), inside a step. */
+inline rd_exit_store(t)
+{
+	tmp = rword;
+	str_body(t, L_RCTR + t, rword - GP_COUNT, RD_EXIT_REL);
+	rword = rword - GP_COUNT
 }
 
 /*
- * rcu_read_unlock(): _urcu_common_read_unlock(), then
- * _urcu_common_wake_up_gp_hint() and _urcu_common_wake_up_gp() when the
- * wake word was armed.
+ * What a section does with the pointer it loaded (inside a step): read
+ * the object, and if toucher (reader 0) store into it.  TSO: the load is
+ * checked here.  WMM: it is deferred (mem-wmm.pml) to the next ordering
+ * point, where DEFERRED_HOOK checks it.
  */
-inline rd_unlock(t)
+inline rd_use(t, toucher)
 {
-#if RD_FENCE
-	/* Relaxed load: the wake is a hint. */
-	atomic { ld_body(t, L_WAKE, w); armed = (w == ARMED); w = 0 };
-	MB(t, MB_RD_UNLOCK);		/* _urcu_common_slave_mb(1) */
+#ifdef WMM
+	pend[t] = pend[t] | (1 << p);
+#else
+	ld_body(t, L_OBJ + p, w);
+	assert(w != POISON);
+	w = 0;
 #endif
-	d_step {
-		tmp = rword;
-		str_body(t, L_RCTR + t, tmp - GP_COUNT, RD_EXIT_REL);
-		rword = tmp - GP_COUNT
+	if
+	:: toucher -> st_body(t, L_OBJ + p, TOUCHED); touched[p] = 1
+	:: else -> skip
+	fi;
+	p = 0
+}
+
+#if !RD_FENCE
+/*
+ * _urcu_common_read_lock() of a reader the updater interrupts
+ * (membarrier(2), SIGRCU): claim a section under the word's epoch, load
+ * the grace-period word; if it moved, publish it and fence.
+ */
+inline rd_lock(t)
+{
+#if CB_RD_CLAIM
+	atomic {
+		str_body(t, L_RCTR + t, rword + GP_COUNT, RD_CLAIM_REL);
+		rword = rword + GP_COUNT;
+		lda_body(t, L_GP, now, RD_GP_ACQ);
+		if
+		:: now != rword ->
+			/* First section of an epoch. */
+			str_body(t, L_RCTR + t, now, RD_FIRST_REL);
+			rword = now;
+			first = 1
+		:: else -> skip
+		fi;
+		now = 0
 	};
-#if RD_FENCE
+#else
+	/* Mutant: the compiler moved the load above the claim store. */
+	atomic { lda_body(t, L_GP, now, RD_GP_ACQ) };
+	d_step {
+		str_body(t, L_RCTR + t, rword + GP_COUNT, RD_CLAIM_REL);
+		rword = rword + GP_COUNT;
+		if
+		:: now != rword ->
+			str_body(t, L_RCTR + t, now, RD_FIRST_REL);
+			rword = now;
+			first = 1
+		:: else -> skip
+		fi;
+		now = 0
+	};
+#endif
+	if
+	:: d_step { first -> mb_body(t, MB_RD_FIRST); first = 0 }
+	:: else -> skip
+	fi
+}
+
+/* The same function, nested: the store bumps the nesting, the load is
+ * wasted (kept: it is an acquire). */
+inline rd_lock_nested(t)
+{
+	atomic {
+		str_body(t, L_RCTR + t, rword + GP_COUNT, RD_CLAIM_REL);
+		rword = rword + GP_COUNT;
+		lda_body(t, L_GP, now, RD_GP_ACQ);
+		now = 0
+	}
+}
+
+#else /* RD_FENCE */
+
+/* _urcu_common_read_lock_fenced(), outermost. */
+inline rd_lock(t)
+{
+	atomic {
+		lda_body(t, L_GP, now, RD_LOCKF_ACQ);
+		str_body(t, L_RCTR + t, now, RD_LOCKF_REL);
+		rword = now;
+		now = 0
+	};
+	MB(t, MB_RD_LOCKF)
+}
+
+/*
+ * _urcu_common_wake_up_gp_hint() after an unlock that saw the wake word
+ * armed, tmp being the word before the exit store, then
+ * _urcu_common_wake_up_gp().
+ */
+inline rd_hint(t)
+{
+	atomic {
+		lda_body(t, L_WAKE, w, RD_HINT_ACQ);
+		armed = (w == ARMED && NEST(tmp) == GP_COUNT);
+		w = 0
+	};
 	if
 	:: armed ->
-		atomic {
-			lda_body(t, L_WAKE, w, RD_HINT_ACQ);
-			armed = (w == ARMED && NEST(tmp) == 1);
-			w = 0
-		};
+		atomic { ld_body(t, L_GP, w); armed = BEFORE(tmp, w); w = 0 };
 		if
 		:: armed ->
-			atomic { ld_body(t, L_GP, w); armed = BEFORE(tmp, w); w = 0 };
-			if
-			:: armed ->
-				atomic { ld_body(t, L_WAKE, w); armed = (w == ARMED); w = 0 };
+			atomic {
+				ld_body(t, L_WAKE, w);
 				if
-				:: armed ->
-					ST(t, L_WAKE, 0);
-					FUTEX_WAKE(t, L_WAKE);
-					armed = 0
-				:: else -> skip
-				fi
+				:: w == ARMED -> st_body(t, L_WAKE, 0)
+				:: else -> armed = 0
+				fi;
+				w = 0
+			};
+			if
+			:: d_step { armed -> futex_wake_body(t, L_WAKE); armed = 0 }
 			:: else -> skip
 			fi
 		:: else -> skip
 		fi
 	:: else -> skip
 	fi;
-#endif
 	tmp = 0
 }
 
 /*
- * What a section does: dereference (consume load: the object's address
- * depends on it), read the object, and for reader 0 (TOUCHER) store into
- * it.  TSO: the object load is a step of its own, checked there.  WMM: it
- * is deferred (mem-wmm.pml), and the store rides along with the
- * dereference.
+ * _urcu_common_read_unlock() with fences: relaxed load of the wake word,
+ * the flavor barrier, the exit store, and the hint if the word was armed.
+ * nested: the nested lock's store (a release store of the word plus one,
+ * in _urcu_common_read_lock_fenced()) comes first, joined to the load.
  */
-inline rd_access(t)
+inline rd_unlock(t, nested)
 {
-#ifdef WMM
 	atomic {
-		ld_body(t, L_PTR, p);
-		pend[t] = pend[t] | (1 << p);
-#if TOUCHER(t)
-		st_body(t, L_OBJ + p, TOUCHED);
-		touched[p] = 1;
-#endif
-		p = 0
-	}
-#else
-	atomic { ld_body(t, L_PTR, p) };
+		if
+		:: nested ->
+			str_body(t, L_RCTR + t, rword + GP_COUNT, RD_NESTF_REL);
+			rword = rword + GP_COUNT
+		:: else -> skip
+		fi;
+		ld_body(t, L_WAKE, w);
+		armed = (w == ARMED);
+		w = 0
+	};
 	d_step {
-		ld_body(t, L_OBJ + p, _v);
-		assert(_v != POISON);
-#if TOUCHER(t)
-		st_body(t, L_OBJ + p, TOUCHED);
-		touched[p] = 1;
-#endif
-		p = 0
-	}
-#endif
+		mb_body(t, MB_RD_UNLOCK);
+		rd_exit_store(t)
+	};
+	if
+	:: armed -> rd_hint(t)
+	:: else -> tmp = 0
+	fi
 }
 
-/* One section; reader 1 also opens and closes a nested one inside. */
-inline rd_section(t)
-{
-	rd_lock(t);
-#if NESTER(t)
-	rd_lock(t);
-	rd_unlock(t);
-#endif
-	rd_access(t);
-	rd_unlock(t)
-}
+#endif /* RD_FENCE */
 
 /*
- * Signal flavor: urcu__offline_for_wait() and urcu__online_after_wait(),
- * around a wait inside the library (a synchronize_rcu() of this thread,
- * say), outside any section.
+ * Signal flavor: urcu__offline_for_wait() and urcu__online_after_wait()
+ * (flavor-internal.h) around a wait inside the library (this thread's own
+ * synchronize_rcu(), say), outside any section.
  */
 inline park(t)
 {
-	MB(t, MB_PARK);
-	STR(t, L_PARK + t, 1, PARK_REL)
+	d_step {
+		mb_body(t, MB_PARK);
+		str_body(t, L_PARK + t, 1, PARK_REL)
+	}
 }
 
 inline unpark(t)
 {
-	ST(t, L_PARK + t, 0);		/* relaxed: the fence below orders it */
-	MB(t, MB_UNPARK)
+	d_step {
+		st_body(t, L_PARK + t, 0);	/* relaxed: the fence orders it */
+		mb_body(t, MB_UNPARK)
+	}
 }
 
 /*
- * bp: urcu_bp_register() on the first rcu_read_lock(), and the exit
- * handler (reader_thread_exit: urcu__registry_remove()).
+ * bp: urcu_bp_register() on the first rcu_read_lock() (registry lock,
+ * urcu__registry_add()), and the exit handler (reader_thread_exit():
+ * urcu__registry_remove()).  One step each: the thread does nothing else
+ * while it holds the lock.
  */
 inline bp_register(t)
 {
-	LOCK(t, M_REG);
-	d_step { where[t] = IN_REG; synced[t] = 0 };
-	UNLOCK(t, M_REG)
+	d_step {
+		lock_guard(M_REG) ->
+		lock_body(t, M_REG);
+		where[t] = IN_REG;
+		synced[t] = 0;
+		unlock_body(t, M_REG)
+	}
 }
 
 inline bp_unregister(t)
 {
-	LOCK(t, M_REG);
-	d_step { where[t] = IN_NONE };
-	UNLOCK(t, M_REG)
+	d_step {
+		lock_guard(M_REG) ->
+		lock_body(t, M_REG);
+		where[t] = IN_NONE;
+		unlock_body(t, M_REG)
+	}
 }
 
+#ifdef FLAVOR_SIGNAL
 /*
- * SIGRCU on reader t: sigrcu_handler() -> urcu__signal_ack(), at any point
- * between two of the reader's steps (or after its last one: a thread
+ * SIGRCU on reader t: sigrcu_handler() -> urcu__signal_ack()
+ * (signal-barrier.h): fence, release store of need_mb = 0, fence.  It
+ * runs between two steps of the reader, or after its last one (a thread
  * blocked elsewhere still takes signals), possibly long after it was
- * sent.  One atomic step: the reader does nothing while it runs, and its
- * intermediate states show nothing the agent could not show (the first
- * fence drains what the reader issued before the signal).  Up to MAXLOST
- * signals are lost on the way (as ThreadSanitizer's runtime was seen to),
- * which only the resend (SIG_RESEND) recovers from.
+ * sent, as one step: the reader does nothing meanwhile.  Pending signals
+ * coalesce (sig_pending is a bit).  Up to MAXLOST signals are lost on the
+ * way (as ThreadSanitizer's runtime was seen to lose them), which only
+ * the resend (SIG_RESEND) recovers from.
  */
 #ifndef MAXLOST
 #define MAXLOST	0
 #endif
+bit sig_pending[NR];
+byte sig_lost;
+
 proctype handler(byte t)
 {
 end_handler:
@@ -250,7 +289,11 @@ end_handler:
 		str_body(t, L_NEED + t, 0, SIG_ACK_REL);
 		mb_body(t, MB_SIG_ACK_POST)
 	   }
-	:: d_step { sig_pending[t] && sig_lost < MAXLOST ->
-		sig_pending[t] = 0; sig_lost++ }
+	:: d_step {
+		sig_pending[t] && sig_lost < MAXLOST ->
+		sig_pending[t] = 0;
+		sig_lost++
+	   }
 	od
 }
+#endif

@@ -1,369 +1,380 @@
 /*
- * updater.pml: one grace period as urcu__gp_run() runs it
- * (rcu/src/gp-synchronize.h), with the watch over readers
+ * updater.pml: synchronize_rcu() as urcu__gp_run() runs it
+ * (rcu/src/gp-synchronize.h): the epoch store, the watch over readers
  * (gp-observe.h), the flavor's master barrier (urcu.c, urcu-qsbr.c,
- * urcu-bp.c, membarrier.h, signal-barrier.h) and the wait for readers
- * (gp-wait-readers.h, gp-poll-sleep.h).
+ * urcu-bp.c, membarrier.h, signal-barrier.h), the wait for readers with
+ * its spins, polls and futex sleeps (gp-wait-readers.h, gp-poll-sleep.h).
  *
- * One updater, so it always leads its synchronize_rcu() and the gp mutex
- * is never contended: sharing grace periods among callers is
- * waiters.pml's concern.  The updater is not a registered reader (the
- * code moves a registered caller to "done" at once; it is outside any
- * section).
+ * One updater: it always leads its synchronize_rcu() and the gp mutex is
+ * never contended (sharing grace periods among callers is waiters.pml's
+ * concern).  It is not a registered reader (the code moves a registered
+ * caller to "done" at once: it is outside any section).  What the code
+ * does before the epoch store (the waiters' release CAS, two mutex locks,
+ * the seq_cst store of the sequence) is modelled by the registry lock's
+ * acquisition: on x86 a locked instruction, in the weak model an acquire.
  *
- * Time is not modelled: every wait ends at any moment.  Spinning is
- * folded into polling: the code scans URCU__GP_READER_SPINS times before
- * it first sleeps, and a spin's scan is a polling scan that keeps the
- * registry lock; the model polls from the first scan on, dropping the
- * lock each time, which allows strictly more.  The watch's pacing (when
- * looks happen, the remembered saw_busy) only decides how long it waits
- * before a look, and memb and bp spin those waits with the registry lock
- * held (the signal flavor sleeps them, but its model registers no thread
- * meanwhile), so the model looks up to URCU__GP_OBSERVE_LOOKS (2) times
- * with the lock held.  The signal flavor's acknowledgement spins are
- * folded into its polls too; its polls reach their longest (after which
- * it resends) after SIG_POLLS_TO_MAX of them.
+ * Time is not modelled: every wait may end at any moment, and a wait that
+ * only passes time (a spin, a poll's sleep, the watch's pacing) is a
+ * point where the other threads run.  The code spins
+ * (URCU__GP_READER_SPINS scans with the lock held) before it polls or
+ * sleeps; the model may scan once more before it does.  The watch looks
+ * at most URCU__GP_OBSERVE_LOOKS (2) times; its pacing only decides how
+ * long it waits between looks: spun with the registry lock held (memb,
+ * bp), or slept with it dropped (signal: URCU__GP_OBSERVE_SLEPT_GAP_NS).
+ * The signal flavor's acknowledgement wait spins, then polls; once its
+ * polls reach their longest (SIG_POLLS_TO_MAX of them here) it resends.
  *
- * Reader order: the code walks its lists in list order, which depends on
- * registration and on earlier grace periods; each grace period here picks
- * either order (rev).
+ * Readers are looked at and scanned in one order (reader 0, then 1): the
+ * readers do not depend on each other, so any pair of positions the two
+ * could be seen at in the other order they can be seen at in this one.
  *
- * Flavor switches (urcu.pml, qsbr.pml): INTERRUPTS (master barrier
- * interrupts readers: memb and bp with membarrier(2), signal), MASTER_MB()
- * (the master barrier), HOLDS(v, next) (holds_gp on word v), SLEEP_FUTEX
- * (0: poll, 1: sleep on the wake word with a timeout (hints), 2: sleep on
- * the futex without one (QSBR)), and for QSBR EPOCH_STEP and GP_INIT.
- *
- * The proctype declares: byte gpword, next, v, i, k, q, r, looks, polls; bit
- * busy, armed, ever, rev.
+ * The flavor (urcu.pml, qsbr.pml) defines: INTERRUPTS (the master
+ * barrier interrupts readers: memb and bp with membarrier(2), signal),
+ * MASTER_FENCE (the barrier of a flavor that does not: a mb_body),
+ * MASTER_MB() (the one that does: a statement), HOLDS(v, g) (holds_gp),
+ * SCAN_ACQ (the tag of its acquire), SLEEP_KIND (0: poll; 1: sleep on the
+ * wake word with a timeout, readers' wakes being hints; 2: sleep on the
+ * futex without one, QSBR), ARM_FENCE (urcu__gp_sleep_arm()'s barrier),
+ * EPOCH_STEP and GP_INIT.
  */
 #ifndef SIG_POLLS_TO_MAX
 #define SIG_POLLS_TO_MAX	1
 #endif
 #define OBS_LOOKS		2	/* URCU__GP_OBSERVE_LOOKS */
-#define RD(i)			(rev -> (NR - 1 - (i)) : (i))
 
-/* Any reader of the grace period still in "waiting"? */
 #define ANY_WAITING	(where[0] == IN_WAIT || where[1] == IN_WAIT)
-#define ANY_REGISTERED	(where[0] == IN_REG || where[1] == IN_REG)
+#define ANY_REGISTERED	(where[0] != IN_NONE || where[1] != IN_NONE)
+
+/* cds_list_splice(&reg->readers, &waiting): the grace period's readers. */
+#define SPLICE_REG_TO_WAIT						\
+	where[0] = (where[0] == IN_REG -> IN_WAIT : where[0]);		\
+	where[1] = (where[1] == IN_REG -> IN_WAIT : where[1])
+/* cds_list_splice(&done, &reg->readers). */
+#define SPLICE_DONE_TO_REG						\
+	where[0] = (where[0] == IN_DONE -> IN_REG : where[0]);		\
+	where[1] = (where[1] == IN_DONE -> IN_REG : where[1])
+/* urcu__gp_mark_synced(): the master barrier ran on the waiting readers. */
+#define MARK_SYNCED							\
+	synced[0] = (where[0] == IN_WAIT -> EPOCH(next) : synced[0]);	\
+	synced[1] = (where[1] == IN_WAIT -> EPOCH(next) : synced[1])
 
 /*
- * urcu__gp_observe_look(): one look at every reader still waiting.  Done
- * with it if its word shows the new epoch, or it is idle and synced;
- * busy if in a section or idle since the previous epoch only.
+ * A poll's sleep (gp-poll-sleep.h) with the registry lock dropped.  Only
+ * bp readers take that lock (to register and unregister); elsewhere the
+ * unlock and the lock are one step.
  */
-inline observe_look()
+inline poll()
 {
-	busy = 0;
-	i = 0;
-	do
-	:: i < NR ->
-		r = RD(i);
+#ifdef FLAVOR_BP
+	d_step { unlock_body(U, M_REG) };
+	d_step { lock_guard(M_REG) -> lock_body(U, M_REG) }
+#else
+	d_step { unlock_body(U, M_REG); lock_body(U, M_REG) }
+#endif
+}
+
+/*
+ * urcu__gp_observe_look() on reader r: done with it if its word shows
+ * the new epoch, or it is idle and synced; busy if inside a section, or
+ * idle since the previous epoch only; else it needs the barrier.
+ */
+inline look(r)
+{
+	if
+	:: atomic {
+		where[r] == IN_WAIT ->
+		lda_body(U, L_RCTR + r, v, UP_LOOK_ACQ);
 		if
-		:: where[r] == IN_WAIT ->
-			atomic {
-				lda_body(U, L_RCTR + r, v, UP_LOOK_ACQ);
-				if
-				:: EPOCH(v) >= EPOCH(next) ->
-					where[r] = IN_DONE
-				:: EPOCH(v) < EPOCH(next) && NEST(v) != 0 ->
-					busy = 1
-				:: (EPOCH(v) < EPOCH(next) && NEST(v) == 0
-				    && synced[r] != 0 && EPOCH(v) < synced[r]) ->
-					where[r] = IN_DONE	/* idle, synced */
-				:: (EPOCH(v) < EPOCH(next) && NEST(v) == 0
-				    && !(synced[r] != 0 && EPOCH(v) < synced[r])
-				    && EPOCH(next) - EPOCH(v) <= 1) ->
-					busy = 1	/* idle since the last epoch */
-				:: else -> skip	/* idle, not synced: barrier */
-				fi
-			}
+		:: EPOCH(v) >= EPOCH(next) -> where[r] = IN_DONE
+		:: EPOCH(v) < EPOCH(next) && NEST(v) != 0 -> busy = 1
+		:: EPOCH(v) < EPOCH(next) && NEST(v) == 0 &&
+		   synced[r] != 0 && EPOCH(v) < synced[r] ->
+			where[r] = IN_DONE
+		:: EPOCH(v) < EPOCH(next) && NEST(v) == 0 &&
+		   !(synced[r] != 0 && EPOCH(v) < synced[r]) &&
+		   EPOCH(next) - EPOCH(v) <= 1 ->
+			busy = 1
 		:: else -> skip
 		fi;
-		i++
-	:: else -> break
-	od
+		v = 0
+	   }
+	:: else -> skip
+	fi
 }
 
-/* urcu__gp_observe(). */
+/* urcu__gp_observe(), after the fence of the epoch store's step. */
 inline observe()
 {
-	MB(U, MB_UP_OBSERVE);
-	looks = 0;
 	do
 	:: looks < OBS_LOOKS ->
-		observe_look();
+		look(0);
+		look(1);
 		looks++;
 		if
-		:: !busy -> break
-		:: else -> skip
+		:: !busy || looks == OBS_LOOKS -> break
+		:: else -> busy = 0; OBSERVE_GAP
 		fi
 	:: else -> break
-	od
+	od;
+	looks = 0;
+	busy = 0
 }
 
-/* urcu__gp_mark_synced(). */
-inline mark_synced()
+/*
+ * membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED) (urcu__membarrier_all(),
+ * membarrier.h), then urcu__gp_mark_synced().  One step: the barrier it
+ * forces on a reader only acts on that reader's own accesses, and the
+ * readers do not read each other's locations, so a reader's steps
+ * between two of the IPIs commute with the other IPI.
+ */
+inline membarrier_all()
 {
 	d_step {
-		i = 0;
-		do
-		:: i < NR ->
-			if
-			:: where[i] == IN_WAIT -> synced[i] = EPOCH(next)
-			:: else -> skip
-			fi;
-			i++
-		:: else -> break
-		od
+		fence_body(U);
+		if
+		:: UP_MEMBARRIER -> ipi_body(0); ipi_body(1)
+		:: else -> skip
+		fi;
+		fence_body(U);
+		MARK_SYNCED
 	}
 }
 
-/* membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED): urcu__membarrier_all(). */
-inline membarrier()
+/* urcu__signal_pending() on reader r: found if it still owes an ack. */
+inline sig_check(r)
 {
-	FENCE(U);
-	i = 0;
-	do
-	:: i < NR ->
-		if
-		:: UP_MEMBARRIER -> q = RD(i); IPI(q)
-		:: else -> skip
-		fi;
-		i++
-	:: else -> break
-	od;
-	FENCE(U)
-}
-
-/* urcu__gp_scan(): move readers no longer holding the grace period. */
-inline scan()
-{
-	i = 0;
-	do
-	:: i < NR ->
-		r = RD(i);
-		if
-		:: where[r] == IN_WAIT ->
-			atomic {
-				lda_body(U, L_RCTR + r, v, SCAN_ACQ);
-				if
-				:: !HOLDS(v, next) -> where[r] = IN_DONE
-				:: else -> skip
-				fi
-			}
-		:: else -> skip
-		fi;
-		i++
-	:: else -> break
-	od
-}
-
-/* urcu__gp_wait_for_readers(), registry lock held. */
-inline wait_for_readers()
-{
-	armed = 0;
-	ever = 0;
-	do
-	:: scan();
-		if
-		:: !ANY_WAITING -> break
-		:: else -> skip
-		fi;
-		if
-		:: SLEEP_FUTEX == 0 ->
-			/* Poll (gp-poll-sleep.h): nanosleep, lock dropped. */
-			UNLOCK(U, M_REG);
-			LOCK(U, M_REG)
-		:: SLEEP_FUTEX != 0 && !armed ->
-			/* urcu__gp_sleep_arm(), then scan once more. */
-			STR(U, L_WAKE, ARMED, UP_ARM_REL);
-			ARM_MB();
-			armed = 1;
-			ever = 1
-		:: SLEEP_FUTEX != 0 && armed ->
-			/* urcu__gp_sleep_on_futex(), lock dropped. */
-			UNLOCK(U, M_REG);
-			if
-			:: SLEEP_FUTEX == 2 || !HINT_TIMEOUT ->
-				FUTEX_WAIT(U, L_WAKE, ARMED)
-			:: else ->
-				FUTEX_WAIT_TIMED(U, L_WAKE, ARMED)
-			fi;
-			LOCK(U, M_REG);
-			armed = 0
-		fi
-	od;
 	if
-	:: ever -> ST(U, L_WAKE, 0)	/* relaxed: only a hint to readers */
+	:: atomic {
+		!found && where[r] == IN_WAIT ->
+		lda_body(U, L_NEED + r, v, SIG_NEED_ACQ);
+		if
+		:: v != 0 ->
+			lda_body(U, L_PARK + r, v, SIG_PARK_ACQ);
+			found = (v == 0)
+		:: else -> skip
+		fi;
+		v = 0
+	   }
+	:: else -> skip
+	fi
+}
+
+/* urcu__signal_resend() reaching reader r: send again if it owes one. */
+inline sig_resend(r)
+{
+	sig_check(r);
+	if
+	:: d_step { found -> sys_kill_body(U, SYS_KILL); sig_pending[r] = 1; found = 0 }
 	:: else -> skip
 	fi
 }
 
 /*
- * Signal flavor's master barrier: urcu__signal_mb_readers(), on the
- * readers still waiting.
+ * urcu__signal_mb_readers() (signal-barrier.h) on the readers still
+ * waiting, then urcu__gp_mark_synced().  pthread_kill() marks the signal
+ * pending; the handler process runs it whenever it likes (or loses it,
+ * MAXLOST times).  The scans for readers owing an ack start from the
+ * first reader each time (the code starts from the last one found after
+ * a spin: the ones before it stay acknowledged).
  */
-#define NO_READER	255
-
-/* urcu__signal_pending() from reader position k on: result in r. */
-inline sig_pending_from(k)
-{
-	r = NO_READER;
-	i = k;
-	do
-	:: i < NR ->
-		if
-		:: where[RD(i)] == IN_WAIT ->
-			q = RD(i);
-			LDA(U, L_NEED + q, v, SIG_NEED_ACQ);
-			if
-			:: v != 0 ->
-				LDA(U, L_PARK + q, v, SIG_PARK_ACQ);
-				if
-				:: v == 0 -> r = i; break
-				:: else -> skip
-				fi
-			:: else -> skip
-			fi
-		:: else -> skip
-		fi;
-		i++
-	:: else -> break
-	od
-}
-
-/* pthread_kill(SIGRCU). */
-inline sig_send(k)
-{
-	d_step { sys_kill_body(U, SYS_KILL); sig_pending[RD(k)] = 1 }
-}
-
 inline signal_mb_readers()
 {
-	MB(U, MB_SIG_PRE);
-	i = 0;
-	do
-	:: i < NR ->
+	d_step {
+		mb_body(U, MB_SIG_PRE);
 		if
-		:: where[RD(i)] == IN_WAIT ->
-			q = RD(i);
-			ST(U, L_NEED + q, 1);	/* relaxed */
-			sig_send(i)
+		:: where[0] == IN_WAIT ->
+			st_body(U, L_NEED + 0, 1);	/* relaxed */
+			sys_kill_body(U, SYS_KILL);
+			sig_pending[0] = 1
 		:: else -> skip
 		fi;
-		i++
-	:: else -> break
-	od;
-	polls = 0;
-	sig_pending_from(0);
+		if
+		:: where[1] == IN_WAIT ->
+			st_body(U, L_NEED + 1, 1);
+			sys_kill_body(U, SYS_KILL);
+			sig_pending[1] = 1
+		:: else -> skip
+		fi
+	};
+	sig_check(0);
+	sig_check(1);
 	do
-	:: r == NO_READER -> break
-	:: else ->
-		/* Poll: sleep with the registry lock dropped. */
-		UNLOCK(U, M_REG);
-		LOCK(U, M_REG);
+	:: !found -> break
+	:: found && !spun -> found = 0; spun = 1; sig_check(0); sig_check(1)
+	:: found ->
+		found = 0;
+		poll();
 		if
 		:: polls < SIG_POLLS_TO_MAX -> polls++
 		:: else -> skip
 		fi;
-		sig_pending_from(0);
+		sig_check(0);
+		sig_check(1);
 		if
-		:: r == NO_READER -> break
+		:: !found -> break
 		:: else -> skip
 		fi;
-		/* urcu__signal_resend() from r on, once the polls are longest. */
 		if
 		:: SIG_RESEND && polls == SIG_POLLS_TO_MAX ->
-			k = r;
-			looks = r;	/* the resend's cursor */
-			do
-			:: looks < NR ->
-				sig_pending_from(looks);
-				if
-				:: r == NO_READER -> break
-				:: else -> sig_send(r); looks = r + 1
-				fi
-			:: else -> break
-			od;
-			r = k
+			found = 0;
+			sig_resend(0);
+			sig_resend(1);
+			sig_check(0);
+			sig_check(1)
 		:: else -> skip
-		fi;
-		sig_pending_from(r)
+		fi
 	od;
-	MB(U, MB_SIG_POST)
+	d_step {
+		mb_body(U, MB_SIG_POST);
+		MARK_SYNCED;
+		polls = 0;
+		spun = 0
+	}
 }
 
-/* urcu__gp_run(); the caller holds nothing (one updater). */
+/* urcu__section_holds_gp() / QSBR's holds_gp() on reader r. */
+inline scan(r)
+{
+	if
+	:: atomic {
+		where[r] == IN_WAIT ->
+		lda_body(U, L_RCTR + r, v, SCAN_ACQ);
+		if
+		:: !HOLDS(v, next) -> where[r] = IN_DONE
+		:: else -> skip
+		fi;
+		v = 0
+	   }
+	:: else -> skip
+	fi
+}
+
+#if SLEEP_KIND != 0
+/*
+ * urcu__gp_sleep_arm(): -1 in the futex or wake word, then the barrier
+ * (QSBR: exact_mb, the master barrier; the others: cmm_smp_mb()).
+ */
+inline arm()
+{
+	d_step {
+		str_body(U, L_WAKE, ARMED, UP_ARM_REL);
+		ARM_FENCE
+	}
+}
+
+/*
+ * urcu__gp_sleep_on_futex() with the registry lock dropped: FUTEX_WAIT
+ * while the word reads -1, until a wake, or (SLEEP_KIND 1: the polling
+ * length, urcu__gp_poll_sleep()) a timeout at any moment.
+ */
+inline futex_sleep()
+{
+	d_step {
+		unlock_body(U, M_REG);
+		futex_wait_body(U, L_WAKE, ARMED)
+	};
+	if
+	:: d_step {
+		fx_wait[U] == 0 && lock_guard(M_REG) -> lock_body(U, M_REG)
+	   }
+#if SLEEP_KIND == 1 && HINT_TIMEOUT
+	:: d_step {
+		fx_wait[U] != 0 && lock_guard(M_REG) ->
+		fx_wait[U] = 0;
+		lock_body(U, M_REG)
+	   }
+#endif
+	fi
+}
+#endif
+
+/*
+ * urcu__gp_wait_for_readers(), registry lock held: scan; if a reader
+ * still holds the grace period, spin (scan again), then poll, or arm the
+ * futex, scan once more, and sleep.
+ */
+inline wait_for_readers()
+{
+	do
+	:: scan(0);
+		scan(1);
+		if
+		:: !ANY_WAITING -> break
+		:: ANY_WAITING && !spun -> spun = 1
+#if SLEEP_KIND == 0
+		:: ANY_WAITING -> poll()
+#else
+		:: ANY_WAITING && !armed -> arm(); armed = 1; ever = 1
+		:: ANY_WAITING && armed -> futex_sleep(); armed = 0
+#endif
+		fi
+	od;
+	spun = 0;
+	armed = 0
+}
+
+/*
+ * One removal and its grace period: unlink object gen (publish gen + 1),
+ * synchronize_rcu(), free gen.
+ */
 inline gp_run()
 {
-	LOCK(U, M_REG);
+	d_step {
+		lock_guard(M_REG) ->
+		st_body(U, L_PTR, gen + 1);
+		lock_body(U, M_REG)
+	};
+#ifdef FLAVOR_BP
 	if
-	:: !ANY_REGISTERED -> skip		/* invariant 4 */
+	:: d_step { !ANY_REGISTERED -> unlock_body(U, M_REG) }	/* inv. 4 */
 	:: else ->
-		if
-		:: rev = 0
-		:: rev = 1
-		fi;
+#endif
+	d_step {
 		next = gpword + EPOCH_STEP;
-		d_step {
-			str_body(U, L_GP, next, UP_GP_REL);
-			gpword = next;
-			/* cds_list_splice(&reg->readers, &waiting) */
-			i = 0;
-			do
-			:: i < NR ->
-				if
-				:: where[i] == IN_REG -> where[i] = IN_WAIT
-				:: else -> skip
-				fi;
-				i++
-			:: else -> break
-			od
-		};
-		if
-		:: INTERRUPTS -> observe()
-		:: else -> skip
-		fi;
-		if
-		:: ANY_WAITING ->
-			MASTER_MB();
-			if
-			:: INTERRUPTS -> mark_synced()
-			:: else -> skip
-			fi;
-			wait_for_readers()
-		:: else -> skip
-		fi;
-		/* cds_list_splice(&done, &reg->readers) */
-		d_step {
-			i = 0;
-			do
-			:: i < NR ->
-				if
-				:: where[i] == IN_DONE -> where[i] = IN_REG
-				:: else -> skip
-				fi;
-				i++
-			:: else -> break
-			od
-		}
+		str_body(U, L_GP, next, UP_GP_REL);
+		gpword = next;
+		SPLICE_REG_TO_WAIT;
+#if INTERRUPTS
+		mb_body(U, MB_UP_OBSERVE)	/* urcu__gp_observe() */
+#else
+		MASTER_FENCE			/* ops->master_mb() */
+#endif
+	};
+#if INTERRUPTS
+	observe();
+	if
+	:: ANY_WAITING ->
+		MASTER_MB();
+		wait_for_readers()
+	:: else -> skip
 	fi;
-	UNLOCK(U, M_REG)
+#else
+	wait_for_readers();
+#endif
+	d_step {
+		if
+		:: ever -> st_body(U, L_WAKE, 0); ever = 0	/* relaxed */
+		:: else -> skip
+		fi;
+		SPLICE_DONE_TO_REG;
+		unlock_body(U, M_REG);
+		next = 0
+	}
+#ifdef FLAVOR_BP
+	fi
+#endif
 }
 
 /* The updater: NGP removals, each followed by a grace period and a free. */
 proctype updater()
 {
 	byte gpword = GP_INIT;
-	byte next, v, i, k, q, r, looks, polls, gen;
-	bit busy, armed, ever, rev;
+	byte next, v, looks, polls, gen;
+	bit busy, armed, ever, spun, found;
 
-	gen = 0;
 	do
 	:: gen < NGP ->
-		ST(U, L_PTR, gen + 1);		/* unlink gen, publish gen + 1 */
-		gp_run();			/* synchronize_rcu() */
+		gp_run();
 		destroy(gen, v);
 		gen++
 	:: else -> break
