@@ -8,13 +8,16 @@
  * memory is visible to every other thread at once).
  *
  * Stores.  Each thread has a buffer of up to WB_SIZE stores, each marked
- * release or not.  The thread's agent moves to memory any entry that no
- * older entry to the same location precedes (coherence) and, for a
- * release entry, that no older entry at all precedes.  So plain stores to
- * different locations reach memory in any order (store-store), a release
- * store becomes visible only after every earlier store, and later stores
- * may pass it, as C11 allows.  A load reads the thread's newest buffered
- * store to its location, if any (store-load reordering, as in TSO).
+ * release or not.  An entry may reach memory once every older entry to
+ * the same location has (coherence) and, for a release entry, once every
+ * older entry has.  So plain stores to different locations reach memory
+ * in any order (store-store), a release store becomes visible only after
+ * every earlier store, and later stores may pass it, as C11 allows.  A
+ * load reads the thread's newest buffered store to its location, if any
+ * (store-load reordering, as in TSO).  As in mem-tso.pml, safety runs let
+ * the thread that reads a location decide which of the other threads'
+ * stores to it have reached memory (expose(): one of them, with what must
+ * precede it, or none); liveness runs have an agent per thread instead.
  *
  * Loads.  Loads are performed in order unless the model declares a
  * location STALE(t, l) for thread t: such a load may return, instead of
@@ -60,14 +63,11 @@
  *  - a load that decides a branch is performed where it is issued (no
  *    speculation past it), unless its location is STALE.
  *
- * Users define NT, NLOC, NMTX, STALE(t, l), MEM_WRITE_HOOK(l, v) and
- * DEFERRED_HOOK(t) (perform thread t's deferred loads).
+ * Users define NT, NLOC, NMTX, STALE(t, l), ISSUE_HOOK(t, l, v) (see
+ * mem-tso.pml) and DEFERRED_HOOK(t) (perform thread t's deferred loads).
  */
 #ifndef WB_SIZE
 #define WB_SIZE	3
-#endif
-#if WB_SIZE > 3
-#error "mem-wmm.pml: the agent handles at most 3 buffered stores"
 #endif
 
 byte mem[NLOC];
@@ -78,9 +78,12 @@ byte wb_n[NT];
 byte seen[NT * NLOC];	/* STALE locations: 1 + value a load may return */
 bit mtx[NMTX];
 byte fx_wait[NT];	/* 1 + location a thread sleeps on, 0: awake */
-hidden byte _i;
-hidden byte _j;
-hidden byte _v;
+byte _i;
+byte _j;
+byte _k;
+byte _m;
+byte _u;
+byte _v;
 
 #define WBX(t, k)	((t) * WB_SIZE + (k))
 #define SX(t, l)	((t) * NLOC + (l))
@@ -88,7 +91,6 @@ hidden byte _v;
 /* Entry k of thread t to memory; later entries move down. */
 inline wb_flush(t, k)
 {
-	MEM_WRITE_HOOK(wb_loc[WBX(t, k)], wb_val[WBX(t, k)]);
 	mem[wb_loc[WBX(t, k)]] = wb_val[WBX(t, k)];
 	_j = k + 1;
 	do
@@ -112,6 +114,108 @@ inline wb_drain(t)
 	:: wb_n[t] > 0 -> wb_flush(t, 0)
 	:: else -> break
 	od
+}
+
+/*
+ * Entry k of thread u to memory, with every entry that must precede it
+ * (_m: bit mask of entries, built from the newest down: an entry needs
+ * the older ones to its location, a release entry all the older ones),
+ * flushed oldest first.
+ */
+inline wb_flush_upto(u, k)
+{
+	_m = 1 << (k);
+	_j = k + 1;
+	do
+	:: _j > 0 ->
+		_j--;
+		if
+		:: _m & (1 << _j) ->
+			_i = 0;
+			do
+			:: _i < _j ->
+				if
+				:: wb_rel[WBX(u, _j)] ||
+				   wb_loc[WBX(u, _i)] == wb_loc[WBX(u, _j)] ->
+					_m = _m | (1 << _i)
+				:: else -> skip
+				fi;
+				_i++
+			:: else -> break
+			od
+		:: else -> skip
+		fi
+	:: else -> break
+	od;
+	/* Flush the marked entries, oldest first (indices shift down). */
+	_k = 0;
+	_i = 0;
+	do
+	:: _i < WB_SIZE ->
+		if
+		:: _m & (1 << _i) -> wb_flush(u, _i - _k); _k++
+		:: else -> skip
+		fi;
+		_i++
+	:: else -> break
+	od;
+	_i = 0;
+	_k = 0;
+	_m = 0
+}
+
+/* Does some thread's buffer hold a store of v to l?  Result in _v. */
+inline pending_store(l, v)
+{
+	_v = 0;
+	_i = 0;
+	do
+	:: _i < NT * WB_SIZE ->
+		if
+		:: _i % WB_SIZE < wb_n[_i / WB_SIZE] &&
+		   wb_loc[_i] == (l) && wb_val[_i] == (v) -> _v = 1
+		:: else -> skip
+		fi;
+		_i++
+	:: else -> break
+	od;
+	_i = 0
+}
+
+/*
+ * Before thread t reads l from memory: every other thread moves to
+ * memory one of its stores to l, with what must precede it, or nothing.
+ */
+inline expose(t, l)
+{
+#ifndef LIVENESS
+	_u = 0;
+	do
+	:: _u < NT ->
+		if
+		:: _u != (t) ->
+			_k = 255;
+			_m = 0;
+			do
+			:: _m < wb_n[_u] ->
+				if
+				:: wb_loc[WBX(_u, _m)] == (l) -> _k = _m
+				:: true -> skip
+				fi;
+				_m++
+			:: else -> break
+			od;
+			if
+			:: _k != 255 -> wb_flush_upto(_u, _k)
+			:: else -> _k = 0; _m = 0
+			fi
+		:: else -> skip
+		fi;
+		_u++
+	:: else -> break
+	od;
+	_u = 0
+#endif
 }
 
 /* Stale locations of t take memory's value (its own pending ones: none). */
@@ -154,10 +258,10 @@ inline ld_body(t, l, v)
 	_i = 0;
 	if
 	:: _v != 255 -> v = _v
-	:: _v == 255 && STALE(t, l) && seen[SX(t, l)] != 0 &&
-	   seen[SX(t, l)] != mem[l] + 1 ->
+	:: _v == 255 && STALE(t, l) && seen[SX(t, l)] != 0 ->
 		v = seen[SX(t, l)] - 1		/* performed early */
 	:: _v == 255 ->
+		expose(t, l);
 		v = mem[l];
 		if
 		:: STALE(t, l) -> seen[SX(t, l)] = v + 1
@@ -178,8 +282,9 @@ inline lda_body(t, l, v, acq)
 
 inline wb_insert(t, l, v, rel)
 {
+	ISSUE_HOOK(t, l, v);
 	if
-	:: wb_n[t] == WB_SIZE -> wb_flush(t, 0)
+	:: wb_n[t] == WB_SIZE -> wb_flush_upto(t, 0)
 	:: else -> skip
 	fi;
 	wb_loc[WBX(t, wb_n[t])] = l;
@@ -221,20 +326,17 @@ inline mb_body(t, on)
 #define ipi_body(t)		fence_body(t)
 
 /* Initial value of a location (init, before any thread runs). */
-inline mem_set(l, v)
+#define mem_set(l, v)		mem[l] = v
+
+/* After the initial values are set (init): every thread has seen them. */
+inline mem_start()
 {
-	mem[l] = v;
-	_i = 0;
+	_u = 0;
 	do
-	:: _i < NT ->
-		if
-		:: STALE(_i, l) -> seen[SX(_i, l)] = (v) + 1
-		:: else -> skip
-		fi;
-		_i++
+	:: _u < NT -> refresh(_u); _u++
 	:: else -> break
 	od;
-	_i = 0
+	_u = 0
 }
 
 /* Read-modify-writes: the buffer first (a bound), then memory. */
@@ -244,7 +346,8 @@ inline rmw_pre(t, l, rel)
 	:: rel -> perform_loads(t)
 	:: else -> skip
 	fi;
-	wb_drain(t)
+	wb_drain(t);
+	expose(t, l)
 }
 
 inline rmw_post(t, l, acq)
@@ -260,7 +363,6 @@ inline xchg_body(t, l, nv, ov, acq, rel)
 {
 	rmw_pre(t, l, rel);
 	ov = mem[l];
-	MEM_WRITE_HOOK(l, nv);
 	mem[l] = nv;
 	rmw_post(t, l, acq)
 }
@@ -270,7 +372,7 @@ inline cas_body(t, l, exp, nv, ok, acq, rel)
 {
 	rmw_pre(t, l, rel);
 	if
-	:: mem[l] == exp -> MEM_WRITE_HOOK(l, nv); mem[l] = nv; ok = 1
+	:: mem[l] == exp -> mem[l] = nv; ok = 1
 	:: else -> exp = mem[l]; ok = 0
 	fi;
 	rmw_post(t, l, acq)
@@ -293,6 +395,7 @@ inline sys_kill_body(t, on)
 inline futex_wait_body(t, l, val)
 {
 	fence_body(t);
+	expose(t, l);
 	if
 	:: mem[l] == val -> fx_wait[t] = (l) + 1
 	:: else -> skip
@@ -311,15 +414,15 @@ inline futex_wake_body(t, l)
 	_i = 0
 }
 
-/* Entry k of t may reach memory: no older entry to its location, and if
- * it is a release, no older entry at all. */
-#define WB_MAY1(t)	(wb_n[t] > 1 && !wb_rel[WBX(t, 1)]			\
-			 && wb_loc[WBX(t, 0)] != wb_loc[WBX(t, 1)])
-#define WB_MAY2(t)	(wb_n[t] > 2 && !wb_rel[WBX(t, 2)]			\
-			 && wb_loc[WBX(t, 0)] != wb_loc[WBX(t, 2)]		\
-			 && wb_loc[WBX(t, 1)] != wb_loc[WBX(t, 2)])
+#ifdef LIVENESS
+/* Entry k of t may reach memory now (see "Stores"). */
+#define WB_MAY1(t)	(wb_n[t] > 1 && !wb_rel[WBX(t, 1)] &&			\
+			 wb_loc[WBX(t, 0)] != wb_loc[WBX(t, 1)])
+#define WB_MAY2(t)	(wb_n[t] > 2 && !wb_rel[WBX(t, 2)] &&			\
+			 wb_loc[WBX(t, 0)] != wb_loc[WBX(t, 2)] &&		\
+			 wb_loc[WBX(t, 1)] != wb_loc[WBX(t, 2)])
 
-/* Each thread's buffered stores reach memory on their own. */
+/* Liveness runs: each thread's buffered stores reach memory on their own. */
 proctype agent(byte t)
 {
 end_agent:
@@ -329,14 +432,7 @@ end_agent:
 	:: d_step { WB_MAY2(t) -> wb_flush(t, 2) }
 	od
 }
-
-/* After the initial values are set (init): every thread has seen them. */
-inline mem_start()
-{
-	_j = 0;
-	do
-	:: _j < NT -> refresh(_j); _j++
-	:: else -> break
-	od;
-	_j = 0
-}
+#define run_agent(t)	run agent(t)
+#else
+#define run_agent(t)	skip
+#endif

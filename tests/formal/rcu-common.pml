@@ -58,11 +58,20 @@ bit touched[NGEN];		/* a reader issued a store into the object */
 byte pend[NR];			/* wmm: deferred object loads, one bit each */
 bit updater_done;		/* for the progress property */
 
-/* A store into an object reaching memory after its poison. */
-#define MEM_WRITE_HOOK(l, v)						\
+/*
+ * A store into an object that may reach memory after its poison: checked
+ * as either store is issued, against the other one in memory or pending
+ * in a buffer (then they may land in either order).
+ */
+#define ISSUE_HOOK(t, l, v)						\
 	if								\
 	:: (l) >= L_OBJ && (l) < L_OBJ + NGEN && (v) == TOUCHED ->	\
-		assert(mem[l] != POISON)				\
+		assert(mem[l] != POISON);				\
+		pending_store(l, POISON);				\
+		assert(!_v)						\
+	:: (l) >= L_OBJ && (l) < L_OBJ + NGEN && (v) == POISON ->	\
+		pending_store(l, TOUCHED);				\
+		assert(!_v)						\
 	:: else -> skip							\
 	fi
 

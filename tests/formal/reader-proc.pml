@@ -43,11 +43,10 @@ proctype XPASTE(reader, RT)()
 		atomic { rd_use(RT, TOUCHER); rd_exit_store(RT); tmp = 0 };
 #else
 #if NESTER
-		rd_unlock(RT, 1);
+		rd_nested_fenced(RT);
 #endif
 		atomic { ld_body(RT, L_PTR, p) };
-		atomic { rd_use(RT, TOUCHER) };
-		rd_unlock(RT, 0);
+		rd_unlock_use(RT, TOUCHER);
 #endif
 #if defined(FLAVOR_SIGNAL) && RT == 0
 		if

@@ -57,6 +57,12 @@ inline rd_exit_store(t)
  * the object, and if toucher (reader 0) store into it.  TSO: the load is
  * checked here.  WMM: it is deferred (mem-wmm.pml) to the next ordering
  * point, where DEFERRED_HOOK checks it.
+ *
+ * The model uses the object at the end of the section, joined to the
+ * step before the unlock's first barrier or store: a use later in the
+ * section can only find the object freed where an earlier one would not,
+ * and an object freed before the section ends is the bug the model looks
+ * for (the section began before the grace period and could use it).
  */
 inline rd_use(t, toucher)
 {
@@ -148,68 +154,78 @@ inline rd_lock(t)
 /*
  * _urcu_common_wake_up_gp_hint() after an unlock that saw the wake word
  * armed, tmp being the word before the exit store, then
- * _urcu_common_wake_up_gp().
+ * _urcu_common_wake_up_gp() (load, store 0, FUTEX_WAKE).  One step: the
+ * hint's loads only decide whether to wake, and a wake that nobody waits
+ * for, or that comes late, changes nothing the updater relies on; what
+ * the model must keep is the reader missing the armed word (its relaxed
+ * load in the unlock), and the timing of the wake against the updater's
+ * sleep, which the step's FUTEX_WAKE (a fence, then the wake) has.
  */
 inline rd_hint(t)
 {
-	atomic {
+	d_step {
 		lda_body(t, L_WAKE, w, RD_HINT_ACQ);
-		armed = (w == ARMED && NEST(tmp) == GP_COUNT);
-		w = 0
-	};
-	if
-	:: armed ->
-		atomic { ld_body(t, L_GP, w); armed = BEFORE(tmp, w); w = 0 };
 		if
-		:: armed ->
-			atomic {
+		:: w == ARMED && NEST(tmp) == GP_COUNT ->
+			ld_body(t, L_GP, w);
+			if
+			:: BEFORE(tmp, w) ->
 				ld_body(t, L_WAKE, w);
 				if
-				:: w == ARMED -> st_body(t, L_WAKE, 0)
-				:: else -> armed = 0
-				fi;
-				w = 0
-			};
-			if
-			:: d_step { armed -> futex_wake_body(t, L_WAKE); armed = 0 }
+				:: w == ARMED ->
+					st_body(t, L_WAKE, 0);
+					futex_wake_body(t, L_WAKE)
+				:: else -> skip
+				fi
 			:: else -> skip
 			fi
 		:: else -> skip
-		fi
-	:: else -> skip
-	fi;
-	tmp = 0
+		fi;
+		w = 0;
+		tmp = 0;
+		armed = 0
+	}
 }
 
 /*
- * _urcu_common_read_unlock() with fences: relaxed load of the wake word,
- * the flavor barrier, the exit store, and the hint if the word was armed.
- * nested: the nested lock's store (a release store of the word plus one,
- * in _urcu_common_read_lock_fenced()) comes first, joined to the load.
+ * Outermost _urcu_common_read_unlock() with fences, after the section
+ * used the object: the relaxed load of the wake word (joined to the use:
+ * see rd_use_late), the flavor barrier and the exit store, and the hint
+ * if the word was armed.
  */
-inline rd_unlock(t, nested)
+inline rd_unlock_use(t, toucher)
 {
 	atomic {
-		if
-		:: nested ->
-			str_body(t, L_RCTR + t, rword + GP_COUNT, RD_NESTF_REL);
-			rword = rword + GP_COUNT
-		:: else -> skip
-		fi;
+		rd_use(t, toucher);
 		ld_body(t, L_WAKE, w);
 		armed = (w == ARMED);
 		w = 0
 	};
-	d_step {
-		mb_body(t, MB_RD_UNLOCK);
-		rd_exit_store(t)
-	};
 	if
-	:: armed -> rd_hint(t)
-	:: else -> tmp = 0
+	:: d_step { armed -> mb_body(t, MB_RD_UNLOCK); rd_exit_store(t) };
+		rd_hint(t)
+	:: d_step { !armed -> mb_body(t, MB_RD_UNLOCK); rd_exit_store(t); tmp = 0 }
 	fi
 }
 
+/*
+ * A nested section inside an outer one, with fences: the nested lock's
+ * release store of the word plus one, then the nested unlock's barrier
+ * and exit store.  The nested unlock also loads the wake word, and if it
+ * is armed its hint makes one acquire load before finding the nesting
+ * deeper than one: that load follows the barrier, which has already
+ * ordered everything it would, so the model leaves both out.
+ */
+inline rd_nested_fenced(t)
+{
+	d_step {
+		str_body(t, L_RCTR + t, rword + GP_COUNT, RD_NESTF_REL);
+		rword = rword + GP_COUNT;
+		mb_body(t, MB_RD_UNLOCK);
+		rd_exit_store(t);
+		tmp = 0
+	}
+}
 #endif /* RD_FENCE */
 
 /*

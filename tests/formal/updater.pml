@@ -17,7 +17,9 @@
  * only passes time (a spin, a poll's sleep, the watch's pacing) is a
  * point where the other threads run.  The code spins
  * (URCU__GP_READER_SPINS scans with the lock held) before it polls or
- * sleeps; the model may scan once more before it does.  The watch looks
+ * sleeps; in the weak model, where a poll (an unlock and a lock) orders
+ * the updater's loads, the model may scan once more without it first.
+ * Under TSO the updater's buffer is empty there, and a spin is a poll.  The watch looks
  * at most URCU__GP_OBSERVE_LOOKS (2) times; its pacing only decides how
  * long it waits between looks: spun with the registry lock held (memb,
  * bp), or slept with it dropped (signal: URCU__GP_OBSERVE_SLEPT_GAP_NS).
@@ -200,7 +202,9 @@ inline signal_mb_readers()
 	sig_check(1);
 	do
 	:: !found -> break
+#ifdef WMM
 	:: found && !spun -> found = 0; spun = 1; sig_check(0); sig_check(1)
+#endif
 	:: found ->
 		found = 0;
 		poll();
@@ -224,6 +228,7 @@ inline signal_mb_readers()
 		:: else -> skip
 		fi
 	od;
+	found = 0;
 	d_step {
 		mb_body(U, MB_SIG_POST);
 		MARK_SYNCED;
@@ -300,7 +305,9 @@ inline wait_for_readers()
 		scan(1);
 		if
 		:: !ANY_WAITING -> break
+#ifdef WMM
 		:: ANY_WAITING && !spun -> spun = 1
+#endif
 #if SLEEP_KIND == 0
 		:: ANY_WAITING -> poll()
 #else

@@ -106,9 +106,9 @@ init
 		where[0] = IN_REG;
 		where[1] = IN_REG;
 #endif
-		run agent(0);
-		run agent(1);
-		run agent(U);
+		run_agent(0);
+		run_agent(1);
+		run_agent(U);
 #ifdef FLAVOR_SIGNAL
 		run handler(0);
 		run handler(1);
