@@ -26,9 +26,15 @@
  * The signal flavor's acknowledgement wait spins, then polls; once its
  * polls reach their longest (SIG_POLLS_TO_MAX of them here) it resends.
  *
- * Readers are looked at and scanned in one order (reader 0, then 1): the
- * readers do not depend on each other, so any pair of positions the two
- * could be seen at in the other order they can be seen at in this one.
+ * Readers.  The updater's looks at the two readers' words (and flags)
+ * are one step where the readers write nothing the other reads: memb, bp
+ * and signal readers write only their own word and flags, and objects,
+ * which the other reader's control flow does not depend on.  Steps of
+ * one reader then commute with the other reader's and with the look at
+ * the other reader, so any pair of positions at which a look in two
+ * steps could see the two readers, a look in one step sees them at too.
+ * Readers of mb and QSBR both write the wake or futex word: one step per
+ * reader there.  The list order the code walks in is reader 0, then 1.
  *
  * The flavor (urcu.pml, qsbr.pml) defines: INTERRUPTS (the master
  * barrier interrupts readers: memb and bp with membarrier(2), signal),
@@ -61,30 +67,30 @@
 	synced[1] = (where[1] == IN_WAIT -> EPOCH(next) : synced[1])
 
 /*
- * A poll's sleep (gp-poll-sleep.h) with the registry lock dropped.  Only
- * bp readers take that lock (to register and unregister); elsewhere the
- * unlock and the lock are one step.
+ * A poll's sleep (gp-poll-sleep.h) with the registry lock dropped, and
+ * the scan that follows it, which the model joins to the lock's
+ * acquisition (inside a step: POLL_UNLOCK; atomic { POLL_LOCK ... }).
+ * Only bp readers take that lock (to register and unregister); elsewhere
+ * the unlock is joined to that step too.
  */
-inline poll()
-{
 #ifdef FLAVOR_BP
-	d_step { unlock_body(U, M_REG) };
-	d_step { lock_guard(M_REG) -> lock_body(U, M_REG) }
+#define POLL_UNLOCK	d_step { unlock_body(U, M_REG) };
+#define POLL_LOCK	lock_guard(M_REG) -> lock_body(U, M_REG);
 #else
-	d_step { unlock_body(U, M_REG); lock_body(U, M_REG) }
+#define POLL_UNLOCK
+#define POLL_LOCK	unlock_body(U, M_REG); lock_body(U, M_REG);
 #endif
-}
 
 /*
- * urcu__gp_observe_look() on reader r: done with it if its word shows
- * the new epoch, or it is idle and synced; busy if inside a section, or
- * idle since the previous epoch only; else it needs the barrier.
+ * urcu__gp_observe_look() on reader r (inside a step): done with it if
+ * its word shows the new epoch, or it is idle and synced; busy if inside
+ * a section, or idle since the previous epoch only; else it needs the
+ * barrier.
  */
 inline look(r)
 {
 	if
-	:: atomic {
-		where[r] == IN_WAIT ->
+	:: where[r] == IN_WAIT ->
 		lda_body(U, L_RCTR + r, v, UP_LOOK_ACQ);
 		if
 		:: EPOCH(v) >= EPOCH(next) -> where[r] = IN_DONE
@@ -99,24 +105,27 @@ inline look(r)
 		:: else -> skip
 		fi;
 		v = 0
-	   }
 	:: else -> skip
 	fi
 }
 
-/* urcu__gp_observe(), after the fence of the epoch store's step. */
+/*
+ * urcu__gp_observe(), after the fence of the epoch store's step: up to
+ * OBS_LOOKS looks, the next only if the last one left a busy reader, with
+ * the watch's pacing between them (OBSERVE_GAP_UNLOCK and _LOCK: the
+ * signal flavor sleeps it, as a poll; memb and bp spin it).
+ */
 inline observe()
 {
+	atomic { look(0); look(1) };
+	looks = 1;
 	do
-	:: looks < OBS_LOOKS ->
-		look(0);
-		look(1);
+	:: !busy || looks == OBS_LOOKS -> break
+	:: else ->
+		busy = 0;
 		looks++;
-		if
-		:: !busy || looks == OBS_LOOKS -> break
-		:: else -> busy = 0; OBSERVE_GAP
-		fi
-	:: else -> break
+		OBSERVE_GAP_UNLOCK
+		atomic { OBSERVE_GAP_LOCK look(0); look(1) }
 	od;
 	looks = 0;
 	busy = 0
@@ -142,42 +151,56 @@ inline membarrier_all()
 	}
 }
 
-/* urcu__signal_pending() on reader r: found if it still owes an ack. */
+/*
+ * urcu__signal_pending() on reader r (inside a step): bit r of owe is set
+ * if it still owes an acknowledgement.
+ */
 inline sig_check(r)
 {
 	if
-	:: atomic {
-		!found && where[r] == IN_WAIT ->
+	:: where[r] == IN_WAIT ->
 		lda_body(U, L_NEED + r, v, SIG_NEED_ACQ);
 		if
 		:: v != 0 ->
 			lda_body(U, L_PARK + r, v, SIG_PARK_ACQ);
-			found = (v == 0)
+			if
+			:: v == 0 -> owe = owe | (1 << r)
+			:: else -> skip
+			fi
 		:: else -> skip
 		fi;
 		v = 0
-	   }
 	:: else -> skip
 	fi
 }
 
-/* urcu__signal_resend() reaching reader r: send again if it owes one. */
-inline sig_resend(r)
+/*
+ * Both readers' flags, in one step (see "Readers" above).  The code stops
+ * at the first reader that owes an ack, and looks at the next ones after
+ * its next spin or poll: it loads what the model loads, later.
+ */
+#define SIG_CHECK_ALL	atomic { owe = 0; sig_check(0); sig_check(1) }
+
+/*
+ * pthread_kill(SIGRCU) to reader r, a step of its own (a handler may run
+ * between the updater's look at the flags and the send, and then run once
+ * more).
+ */
+inline sig_send(r)
 {
-	sig_check(r);
-	if
-	:: d_step { found -> sys_kill_body(U, SYS_KILL); sig_pending[r] = 1; found = 0 }
-	:: else -> skip
-	fi
+	d_step {
+		sys_kill_body(U, SYS_KILL);
+		sig_pending[r] = 1
+	}
 }
 
 /*
  * urcu__signal_mb_readers() (signal-barrier.h) on the readers still
  * waiting, then urcu__gp_mark_synced().  pthread_kill() marks the signal
  * pending; the handler process runs it whenever it likes (or loses it,
- * MAXLOST times).  The scans for readers owing an ack start from the
- * first reader each time (the code starts from the last one found after
- * a spin: the ones before it stay acknowledged).
+ * MAXLOST times).  After a poll that finds a reader still owing an ack,
+ * once the polls have reached their longest, urcu__signal_resend() sends
+ * again to each reader found owing one.
  */
 inline signal_mb_readers()
 {
@@ -198,61 +221,74 @@ inline signal_mb_readers()
 		:: else -> skip
 		fi
 	};
-	sig_check(0);
-	sig_check(1);
+	SIG_CHECK_ALL;
 	do
-	:: !found -> break
+	:: owe == 0 -> break
 #ifdef WMM
-	:: found && !spun -> found = 0; spun = 1; sig_check(0); sig_check(1)
+	:: owe != 0 && !spun -> spun = 1; SIG_CHECK_ALL
 #endif
-	:: found ->
-		found = 0;
-		poll();
+	:: owe != 0 ->
 		if
 		:: polls < SIG_POLLS_TO_MAX -> polls++
 		:: else -> skip
 		fi;
-		sig_check(0);
-		sig_check(1);
+		POLL_UNLOCK
+		atomic { POLL_LOCK owe = 0; sig_check(0); sig_check(1) };
 		if
-		:: !found -> break
+		:: owe == 0 -> break
 		:: else -> skip
 		fi;
 		if
 		:: SIG_RESEND && polls == SIG_POLLS_TO_MAX ->
-			found = 0;
-			sig_resend(0);
-			sig_resend(1);
-			sig_check(0);
-			sig_check(1)
+			if
+			:: owe & 1 -> sig_send(0)
+			:: else -> skip
+			fi;
+			if
+			:: owe & 2 -> sig_send(1)
+			:: else -> skip
+			fi;
+			SIG_CHECK_ALL
 		:: else -> skip
 		fi
 	od;
-	found = 0;
+	spun = 0;
 	d_step {
 		mb_body(U, MB_SIG_POST);
 		MARK_SYNCED;
 		polls = 0;
-		spun = 0
+		owe = 0
 	}
 }
 
-/* urcu__section_holds_gp() / QSBR's holds_gp() on reader r. */
+/*
+ * urcu__section_holds_gp() / QSBR's holds_gp() on reader r (inside a
+ * step).
+ */
 inline scan(r)
 {
 	if
-	:: atomic {
-		where[r] == IN_WAIT ->
+	:: where[r] == IN_WAIT ->
 		lda_body(U, L_RCTR + r, v, SCAN_ACQ);
 		if
 		:: !HOLDS(v, next) -> where[r] = IN_DONE
 		:: else -> skip
 		fi;
 		v = 0
-	   }
 	:: else -> skip
 	fi
 }
+
+/*
+ * urcu__gp_scan(): one step for both readers where they share nothing
+ * they write (see "Readers" above); where they do (the wake word of mb
+ * and of QSBR), one step each.
+ */
+#if INTERRUPTS
+#define SCAN_ALL	atomic { scan(0); scan(1) }
+#else
+#define SCAN_ALL	atomic { scan(0) }; atomic { scan(1) }
+#endif
 
 #if SLEEP_KIND != 0
 /*
@@ -294,28 +330,36 @@ inline futex_sleep()
 #endif
 
 /*
- * urcu__gp_wait_for_readers(), registry lock held: scan; if a reader
- * still holds the grace period, spin (scan again), then poll, or arm the
- * futex, scan once more, and sleep.
+ * urcu__gp_wait_for_readers(), registry lock held: scan; while a reader
+ * still holds the grace period, poll and scan again, or arm the futex,
+ * scan again, and sleep (WMM: the first time, spin and scan again).
  */
 inline wait_for_readers()
 {
+#if SLEEP_KIND == 0
+	SCAN_ALL;
 	do
-	:: scan(0);
-		scan(1);
+	:: !ANY_WAITING -> break
+#ifdef WMM
+	:: ANY_WAITING && !spun -> spun = 1; SCAN_ALL
+#endif
+	:: ANY_WAITING ->
+		POLL_UNLOCK
+		atomic { POLL_LOCK scan(0); scan(1) }
+	od;
+#else
+	do
+	:: SCAN_ALL;
 		if
 		:: !ANY_WAITING -> break
 #ifdef WMM
 		:: ANY_WAITING && !spun -> spun = 1
 #endif
-#if SLEEP_KIND == 0
-		:: ANY_WAITING -> poll()
-#else
 		:: ANY_WAITING && !armed -> arm(); armed = 1; ever = 1
 		:: ANY_WAITING && armed -> futex_sleep(); armed = 0
-#endif
 		fi
 	od;
+#endif
 	spun = 0;
 	armed = 0
 }
@@ -376,8 +420,8 @@ inline gp_run()
 proctype updater()
 {
 	byte gpword = GP_INIT;
-	byte next, v, looks, polls, gen;
-	bit busy, armed, ever, spun, found;
+	byte next, v, looks, polls, gen, owe;
+	bit busy, armed, ever, spun;
 
 	do
 	:: gen < NGP ->

@@ -69,9 +69,11 @@
 
 /* The watch's pacing between looks (gp-observe.h): signal sleeps it. */
 #ifdef FLAVOR_SIGNAL
-#define OBSERVE_GAP	poll()
+#define OBSERVE_GAP_UNLOCK	POLL_UNLOCK
+#define OBSERVE_GAP_LOCK	POLL_LOCK
 #else
-#define OBSERVE_GAP	skip
+#define OBSERVE_GAP_UNLOCK
+#define OBSERVE_GAP_LOCK
 #endif
 
 /* urcu__section_holds_gp(). */
