@@ -89,13 +89,19 @@ bit updater_done;		/* for the progress property */
 /*
  * Weak model: the loads that may be performed early (mem-wmm.pml).  A
  * reader's loads of the pointer and of the grace-period word (what its
- * acquire and its fences keep in place); the updater's loads of reader
- * words and of objects (what the acquire loads of its scans keep after
- * them), and in the signal flavor of the handshake flags.
+ * acquire and its fences keep in place); the updater's loads of objects
+ * (what the acquire loads of its scans keep after them), and in the
+ * signal flavor its loads of reader words and handshake flags (what the
+ * acquire on need_mb and the fence after the handshake keep after it).
  */
+#ifdef FLAVOR_SIGNAL
+#define U_STALE_LAST	NLOC
+#else
+#define U_STALE_LAST	L_RCTR
+#endif
 #define STALE(t, l)							\
-	(((t) < NR && ((l) == L_PTR || (l) == L_GP))			\
-	 || ((t) == U && (l) >= L_OBJ))
+	(((t) < NR && ((l) == L_PTR || (l) == L_GP)) ||			\
+	 ((t) == U && (l) >= L_OBJ && (l) < U_STALE_LAST))
 
 #ifdef WMM
 #include "mem-wmm.pml"
@@ -104,6 +110,34 @@ bit updater_done;		/* for the progress property */
 #endif
 
 #include "tags.pml"
+
+/*
+ * What a section does with the pointer it loaded (inside a step): read
+ * the object, and if toucher (reader 0) store into it.  TSO: the load is
+ * checked here.  WMM: it is deferred (mem-wmm.pml) to the next ordering
+ * point, where DEFERRED_HOOK checks it.
+ *
+ * The model uses the object at the end of the section, joined to the
+ * step before the unlock's first barrier or store: a use later in the
+ * section can only find the object freed where an earlier one would not,
+ * and an object freed before the section ends is the bug the model looks
+ * for (the section began before the grace period and could use it).
+ */
+inline rd_use(t, toucher)
+{
+#ifdef WMM
+	pend[t] = pend[t] | (1 << p);
+#else
+	ld_body(t, L_OBJ + p, w);
+	assert(w != POISON);
+	w = 0;
+#endif
+	if
+	:: toucher -> st_body(t, L_OBJ + p, TOUCHED); touched[p] = 1
+	:: else -> skip
+	fi;
+	p = 0
+}
 
 /* The updater destroys object g: last read, then poison. */
 inline destroy(g, v)

@@ -52,34 +52,6 @@ inline rd_exit_store(t)
 	rword = rword - GP_COUNT
 }
 
-/*
- * What a section does with the pointer it loaded (inside a step): read
- * the object, and if toucher (reader 0) store into it.  TSO: the load is
- * checked here.  WMM: it is deferred (mem-wmm.pml) to the next ordering
- * point, where DEFERRED_HOOK checks it.
- *
- * The model uses the object at the end of the section, joined to the
- * step before the unlock's first barrier or store: a use later in the
- * section can only find the object freed where an earlier one would not,
- * and an object freed before the section ends is the bug the model looks
- * for (the section began before the grace period and could use it).
- */
-inline rd_use(t, toucher)
-{
-#ifdef WMM
-	pend[t] = pend[t] | (1 << p);
-#else
-	ld_body(t, L_OBJ + p, w);
-	assert(w != POISON);
-	w = 0;
-#endif
-	if
-	:: toucher -> st_body(t, L_OBJ + p, TOUCHED); touched[p] = 1
-	:: else -> skip
-	fi;
-	p = 0
-}
-
 #if !RD_FENCE
 /*
  * _urcu_common_read_lock() of a reader the updater interrupts
@@ -190,7 +162,7 @@ inline rd_hint(t)
 /*
  * Outermost _urcu_common_read_unlock() with fences, after the section
  * used the object: the relaxed load of the wake word (joined to the use:
- * see rd_use_late), the flavor barrier and the exit store, and the hint
+ * see rd_use()), the flavor barrier and the exit store, and the hint
  * if the word was armed.
  */
 inline rd_unlock_use(t, toucher)
