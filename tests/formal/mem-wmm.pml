@@ -84,6 +84,7 @@ byte _k;
 byte _m;
 byte _u;
 byte _v;
+bit _st;		/* the last ld_body returned a stale value */
 
 #define WBX(t, k)	((t) * WB_SIZE + (k))
 #define SX(t, l)	((t) * NLOC + (l))
@@ -242,7 +243,7 @@ inline refresh(t)
 #define perform_loads(t)	DEFERRED_HOOK(t)
 
 /* Bodies, without atomicity of their own (see mem-tso.pml). */
-inline ld_body(t, l, v)
+inline ld_core(t, l, v)
 {
 	_v = 255;			/* newest own buffered store to l */
 	_i = 0;
@@ -271,13 +272,26 @@ inline ld_body(t, l, v)
 	_v = 0
 }
 
+inline ld_body(t, l, v)
+{
+	ld_core(t, l, v);
+	_st = 0
+}
+
+/*
+ * An acquire load performed now orders every later load after now; one
+ * performed early (stale), after that earlier moment, which the values
+ * the thread may still return already are not older than (the models'
+ * stale locations are loaded with acquire, or after a load that is).
+ */
 inline lda_body(t, l, v, acq)
 {
-	ld_body(t, l, v);
+	ld_core(t, l, v);
 	if
-	:: acq -> refresh(t)
+	:: acq && !_st -> refresh(t)
 	:: else -> skip
-	fi
+	fi;
+	_st = 0
 }
 
 inline wb_insert(t, l, v, rel)

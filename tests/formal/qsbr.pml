@@ -59,7 +59,7 @@
  */
 inline q_publish_end(t)
 {
-	d_step {
+	atomic {
 		mb_body(t, MB_QS_PUB);
 		ld_body(t, L_WAKE, w);
 		if

@@ -135,7 +135,7 @@ inline rd_lock(t)
  */
 inline rd_hint(t)
 {
-	d_step {
+	atomic {
 		lda_body(t, L_WAKE, w, RD_HINT_ACQ);
 		if
 		:: w == ARMED && NEST(tmp) == GP_COUNT ->

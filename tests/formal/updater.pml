@@ -310,7 +310,7 @@ inline arm()
  */
 inline futex_sleep()
 {
-	d_step {
+	atomic {
 		unlock_body(U, M_REG);
 		futex_wait_body(U, L_WAKE, ARMED)
 	};
