@@ -44,8 +44,7 @@
  * thread): deferred loads, then the whole buffer to memory, then refresh.
  *
  * Kernel and libc operations: mutex lock is an acquire, unlock a release
- * (which the model makes visible at once, flushing the buffer: see
- * "bounds"); futex wait and wake are full barriers; pthread_kill is a full
+ * (see lock_body); futex wait and wake are full barriers; pthread_kill is a full
  * barrier on the caller (tag SYS_KILL; the kernel takes the target's
  * signal lock); signal delivery orders nothing on the target (the
  * handler's fences do); membarrier is a fence on the caller, a forced
@@ -59,11 +58,11 @@
  *  - a store into a full buffer first flushes the oldest entry;
  *  - a stale load returns the value at the last refresh or last read, not
  *    one that was current in between;
- *  - a mutex unlock, and a read-modify-write, flush the buffer first;
  *  - a load that decides a branch is performed where it is issued (no
  *    speculation past it), unless its location is STALE.
  *
- * Users define NT, NLOC, NMTX, STALE(t, l), ISSUE_HOOK(t, l, v) (see
+ * Users define NT, NLOC, NMTX, MTX_LOC(m) (a location per mutex),
+ * STALE(t, l), ISSUE_HOOK(t, l, v) (see
  * mem-tso.pml) and DEFERRED_HOOK(t) (perform thread t's deferred loads).
  */
 #ifndef WB_SIZE
@@ -353,14 +352,31 @@ inline mem_start()
 	_u = 0
 }
 
-/* Read-modify-writes: the buffer first (a bound), then memory. */
+/*
+ * Read-modify-writes: a release one comes after every older buffered
+ * store, any one after the older ones to its location; then memory.
+ */
 inline rmw_pre(t, l, rel)
 {
 	if
-	:: rel -> perform_loads(t)
-	:: else -> skip
+	:: rel -> perform_loads(t); wb_drain(t)
+	:: else ->
+		_k = 255;
+		_m = 0;
+		do
+		:: _m < wb_n[t] ->
+			if
+			:: wb_loc[WBX(t, _m)] == (l) -> _k = _m
+			:: else -> skip
+			fi;
+			_m++
+		:: else -> break
+		od;
+		if
+		:: _k != 255 -> wb_flush_upto(t, _k)
+		:: else -> _k = 0; _m = 0
+		fi
 	fi;
-	wb_drain(t);
 	expose(t, l)
 }
 
@@ -392,10 +408,69 @@ inline cas_body(t, l, exp, nv, ok, acq, rel)
 	rmw_post(t, l, acq)
 }
 
-/* Mutexes: SC flags; lock is an acquire, unlock a release. */
+/*
+ * Mutexes.  Who holds one is an SC flag, mtx[]; its memory ordering is
+ * C11's.  Unlock is a release store to the mutex's location MTX_LOC(m),
+ * buffered like any other: the stores before it reach memory first, later
+ * ones may pass it.  Lock is an acquire of the last unlock: the previous
+ * holder's unlock, and so every store before it, reaches memory, then
+ * the locker refreshes.  A thread's own pending unlock of the mutex it
+ * locks again is dropped: its next unlock orders everything that one did.
+ */
 #define lock_guard(m)		(mtx[m] == 0)
-inline lock_body(t, m)		{ mtx[m] = 1; refresh(t) }
-inline unlock_body(t, m)	{ perform_loads(t); wb_drain(t); mtx[m] = 0 }
+
+inline lock_body(t, m)
+{
+	_u = 0;
+	do
+	:: _u < NT ->
+		_k = 255;
+		_m = 0;
+		do
+		:: _m < wb_n[_u] ->
+			if
+			:: wb_loc[WBX(_u, _m)] == MTX_LOC(m) -> _k = _m
+			:: else -> skip
+			fi;
+			_m++
+		:: else -> break
+		od;
+		if
+		:: _k != 255 && _u != (t) -> wb_flush_upto(_u, _k)
+		:: _k != 255 && _u == (t) ->
+			/* drop it: entry _k moves out, later ones down */
+			_j = _k + 1;
+			do
+			:: _j < wb_n[t] ->
+				wb_loc[WBX(t, _j - 1)] = wb_loc[WBX(t, _j)];
+				wb_val[WBX(t, _j - 1)] = wb_val[WBX(t, _j)];
+				wb_rel[WBX(t, _j - 1)] = wb_rel[WBX(t, _j)];
+				_j++
+			:: else -> break
+			od;
+			wb_n[t]--;
+			wb_loc[WBX(t, wb_n[t])] = 0;
+			wb_val[WBX(t, wb_n[t])] = 0;
+			wb_rel[WBX(t, wb_n[t])] = 0;
+			_j = 0;
+			_k = 0;
+			_m = 0
+		:: else -> _k = 0; _m = 0
+		fi;
+		_u++
+	:: else -> break
+	od;
+	_u = 0;
+	mtx[m] = 1;
+	refresh(t)
+}
+
+inline unlock_body(t, m)
+{
+	perform_loads(t);
+	wb_insert(t, MTX_LOC(m), 0, 1);
+	mtx[m] = 0
+}
 
 /* pthread_kill(): a full barrier on the caller (tag SYS_KILL). */
 inline sys_kill_body(t, on)

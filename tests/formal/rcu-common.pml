@@ -38,13 +38,15 @@
 #define L_NEED	(L_RCTR + NR)	/* urcu_reader.need_mb (signal) */
 #define L_PARK	(L_NEED + NR)	/* urcu_reader.parked (signal) */
 #ifdef FLAVOR_SIGNAL
-#define NLOC	(L_PARK + NR)
+#define L_MREG	(L_PARK + NR)	/* the registry lock's memory (wmm) */
 #else
-#define NLOC	L_NEED
+#define L_MREG	L_NEED
 #endif
+#define NLOC	(L_MREG + 1)
 
 #define M_REG	0		/* the registry lock (struct urcu__registry) */
 #define NMTX	1
+#define MTX_LOC(m)	L_MREG
 
 /* Object states. */
 #define VALID	0
@@ -95,7 +97,7 @@ bit updater_done;		/* for the progress property */
  * acquire on need_mb and the fence after the handshake keep after it).
  */
 #ifdef FLAVOR_SIGNAL
-#define U_STALE_LAST	NLOC
+#define U_STALE_LAST	L_MREG
 #else
 #define U_STALE_LAST	L_RCTR
 #endif

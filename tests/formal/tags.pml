@@ -1,35 +1,53 @@
 /*
  * tags.pml: every barrier and every ordered atomic of the models, by tag.
  *
- * Each tag is 1 unless the run defines it as 0 (spin -DTAG=0): a fence
- * tag then does nothing, an acquire load becomes relaxed, a release store
- * relaxed, a system call's barrier goes, a compiler barrier lets the
- * compiler swap the two accesses it separates, and a mechanism tag
- * (resend, timeout) is switched off.  tests/formal/verify.py reads this
- * file, runs every model with each tag turned off in turn (a "mutant"),
- * and requires a counterexample from at least one model, unless the tag's
- * comment says "SURVIVES:" and why; such a mutant must then find none.
- * The code names the tag next to the barrier it models
- * ("model: tags.pml TAG").
+ * Each tag is 1 unless a run defines it as 0 (spin -DTAG=0): a fence then
+ * does nothing, an acquire load becomes relaxed, a release store relaxed,
+ * a system call loses its barrier, a compiler barrier lets the compiler
+ * swap the two accesses it separates, a mechanism (resend, timeout) is
+ * switched off.  tests/formal/verify.py reads this file and runs every
+ * model that a tag changes with the tag at 0 (a mutant): Spin must find
+ * a counterexample in one of them, unless the tag's comment says
+ * "SURVIVES:" and why the code does not need it, in which case none may
+ * find one.  "MUTANT: A B" lines name mutants with several tags at 0 at
+ * once, which must be killed (the barriers that survive alone because
+ * each covers for the other).
  *
- * Format (verify.py parses it): a comment naming the code function and
- * file, then #ifndef TAG / #define TAG 1 / #endif.
+ * The code names the tag next to the barrier it models
+ * ("model: tags.pml TAG"), and each tag names the code's function and
+ * file.  Format (verify.py parses it): a comment, then
+ * #ifndef TAG / #define TAG 1 / #endif.
+ *
+ * Compiler barriers.  The models issue each thread's accesses in source
+ * order; the compiler keeps that order wherever an acquire, a release, a
+ * fence or the same location orders two accesses.  Of the cmm_barrier()s
+ * of the read side, one orders two accesses nothing else orders
+ * (CB_RD_CLAIM).  The others: in _urcu_common_read_lock(), the one before
+ * the word's load keeps code before the section out of it, and the one on
+ * the fast path after the epoch load repeats that load's acquire; in
+ * _urcu_common_read_unlock(), the one after the exit store keeps code
+ * after the section out of it; _urcu_common_slave_mb(0) precedes the exit
+ * store, a release; QSBR's around going offline and online keep the
+ * thread's own code on the right side, which the following fence or the
+ * preceding release already does for shared accesses.  None orders two
+ * accesses the model could swap, so none is a tag.
  */
 
 /* ---- Read side: rcu/include/urcu/static/urcu-common.h ---- */
 
 /*
- * CB_RD_CLAIM: _urcu_common_read_lock(), cmm_barrier() between the claim
- * store and the load of the grace-period word: a barrier the updater forces
- * on the reader (IPI, signal) must land after the store or before the load.
+ * CB_RD_CLAIM: _urcu_common_read_lock(), the cmm_barrier() between the
+ * claim store and the load of the grace-period word: a barrier the
+ * updater forces on the reader (IPI, signal) lands after the store or
+ * before the load.
  */
 #ifndef CB_RD_CLAIM
 #define CB_RD_CLAIM	1
 #endif
 
 /*
- * RD_CLAIM_REL: _urcu_common_read_lock(), release on the claim store
- * (and on the nested lock's store, the same statement).
+ * RD_CLAIM_REL: _urcu_common_read_lock(), release on the claim store (and
+ * on a nested lock's store, the same statement).
  */
 #ifndef RD_CLAIM_REL
 #define RD_CLAIM_REL	1
@@ -78,7 +96,7 @@
 
 /*
  * MB_RD_LOCKF: _urcu_common_read_lock_fenced(), cmm_smp_mb() after the
- * word's store; pairs with the updater's master fence (MB_UP_MASTER,
+ * word's store; pairs with the updater's fence (MB_UP_MASTER,
  * MB_UP_FALLBACK).
  */
 #ifndef MB_RD_LOCKF
@@ -86,15 +104,15 @@
 #endif
 
 /*
- * RD_NESTF_REL: _urcu_common_read_lock_fenced(), release on the nested
- * store of the word.
+ * RD_NESTF_REL: _urcu_common_read_lock_fenced(), release on a nested
+ * lock's store of the word.
  */
 #ifndef RD_NESTF_REL
 #define RD_NESTF_REL	1
 #endif
 
 /*
- * MB_RD_UNLOCK: _urcu_common_read_unlock(), _urcu_common_slave_mb(1),
+ * MB_RD_UNLOCK: _urcu_common_read_unlock() -> _urcu_common_slave_mb(1),
  * the fence before the exit store of readers with real fences.
  */
 #ifndef MB_RD_UNLOCK
@@ -137,7 +155,7 @@
 
 /*
  * MB_QS_PUB: _urcu_qsbr_publish(), cmm_smp_mb() between the word's store
- * and the futex load; pairs with MB_UP_QSBR_ARM.
+ * and the futex load; pairs with MB_UP_QSBR and MB_UP_QSBR_ARM.
  */
 #ifndef MB_QS_PUB
 #define MB_QS_PUB	1
@@ -162,8 +180,8 @@
 /* ---- Signal flavor: rcu/src/signal-barrier.h, flavor-internal.h ---- */
 
 /*
- * MB_SIG_ACK_PRE: urcu__signal_ack(), cmm_smp_mb() before the
- * acknowledgement.
+ * MB_SIG_ACK_PRE: urcu__signal_ack() (signal-barrier.h), cmm_smp_mb()
+ * before the acknowledgement.
  */
 #ifndef MB_SIG_ACK_PRE
 #define MB_SIG_ACK_PRE	1
@@ -186,32 +204,32 @@
 #endif
 
 /*
- * MB_SIG_PRE: urcu__signal_mb_readers(), cmm_smp_mb() before setting
- * need_mb and signalling.
+ * MB_SIG_PRE: urcu__signal_mb_readers() (signal-barrier.h), cmm_smp_mb()
+ * before setting need_mb and signalling.
  */
 #ifndef MB_SIG_PRE
 #define MB_SIG_PRE	1
 #endif
 
 /*
- * SYS_KILL: urcu__signal_send(), pthread_kill() as a barrier: the relaxed
- * store of need_mb = 1 before it relies on it.
+ * SYS_KILL: urcu__signal_send() (signal-barrier.h), pthread_kill() as a
+ * barrier: the relaxed store of need_mb = 1 before it relies on it.
  */
 #ifndef SYS_KILL
 #define SYS_KILL	1
 #endif
 
 /*
- * SIG_NEED_ACQ: urcu__signal_pending(), acquire load of need_mb; pairs
- * with SIG_ACK_REL.
+ * SIG_NEED_ACQ: urcu__signal_pending() (signal-barrier.h), acquire load
+ * of need_mb; pairs with SIG_ACK_REL.
  */
 #ifndef SIG_NEED_ACQ
 #define SIG_NEED_ACQ	1
 #endif
 
 /*
- * SIG_PARK_ACQ: urcu__signal_pending(), acquire load of parked; pairs with
- * PARK_REL.
+ * SIG_PARK_ACQ: urcu__signal_pending(), acquire load of parked; pairs
+ * with PARK_REL.
  */
 #ifndef SIG_PARK_ACQ
 #define SIG_PARK_ACQ	1
@@ -226,9 +244,9 @@
 #endif
 
 /*
- * SIG_RESEND: urcu__signal_resend(), SIGRCU sent again to readers still
- * silent once the polls are longest (a mechanism, not a barrier: without
- * it a lost signal stalls the grace period for good).
+ * SIG_RESEND: urcu__signal_resend() (signal-barrier.h), SIGRCU sent
+ * again to readers still silent once the polls are longest (a mechanism:
+ * without it a lost signal stalls the grace period for good).
  */
 #ifndef SIG_RESEND
 #define SIG_RESEND	1
@@ -251,8 +269,8 @@
 #endif
 
 /*
- * MB_UNPARK: urcu__online_after_wait(), cmm_smp_mb() after parked = 0;
- * pairs with MB_SIG_PRE.
+ * MB_UNPARK: urcu__online_after_wait() (flavor-internal.h), cmm_smp_mb()
+ * after parked = 0; pairs with MB_SIG_PRE and MB_UP_OBSERVE.
  */
 #ifndef MB_UNPARK
 #define MB_UNPARK	1
@@ -278,7 +296,7 @@
 
 /*
  * UP_LOOK_ACQ: urcu__gp_observe_look() (gp-observe.h), acquire load of a
- * reader word; pairs with RD_EXIT_REL, RD_FIRST_REL.
+ * reader word; pairs with RD_EXIT_REL, RD_CLAIM_REL, RD_FIRST_REL.
  */
 #ifndef UP_LOOK_ACQ
 #define UP_LOOK_ACQ	1
@@ -286,7 +304,7 @@
 
 /*
  * UP_MEMBARRIER: urcu__membarrier_all() (membarrier.h): the barrier
- * membarrier(2) runs on every other thread; off, only the caller's own
+ * membarrier(2) runs on every other thread; at 0 only the caller's own
  * fences remain.
  */
 #ifndef UP_MEMBARRIER
@@ -344,7 +362,7 @@
 
 /*
  * MB_UP_ARM: urcu__gp_sleep_arm(), the cmm_smp_mb() of flavors without
- * exact_mb (wake word hints).
+ * exact_mb (readers' wakes are hints).
  */
 #ifndef MB_UP_ARM
 #define MB_UP_ARM	1
@@ -360,8 +378,8 @@
 
 /*
  * HINT_TIMEOUT: urcu__gp_sleep_on_futex() -> urcu__gp_poll_sleep()
- * (gp-poll-sleep.h): the wake-word sleep has a timeout (a mechanism, not
- * a barrier: the readers' wake is a hint they may miss).
+ * (gp-wait-readers.h, gp-poll-sleep.h): the sleep on the wake word has a
+ * timeout (a mechanism: the readers' wake is a hint they may miss).
  */
 #ifndef HINT_TIMEOUT
 #define HINT_TIMEOUT	1
@@ -370,8 +388,8 @@
 /* ---- Sharing grace periods: rcu/src/gp-waiters.h ---- */
 
 /*
- * WT_PUSH_REL: urcu__gp_waiters_push(), release CAS; pairs with
- * WT_DETACH_ACQ.
+ * WT_PUSH_REL: urcu__gp_waiters_push(), release on the compare-exchange
+ * that pushes a waiter; pairs with WT_DETACH_ACQ.
  */
 #ifndef WT_PUSH_REL
 #define WT_PUSH_REL	1
@@ -394,8 +412,8 @@
 #endif
 
 /*
- * WT_CAS_ACQ: urcu__gp_waiter_wait(), acquire CAS to SLEEPING (on failure
- * it read DONE); pairs with WT_WAKE_REL.
+ * WT_CAS_ACQ: urcu__gp_waiter_wait(), acquire on the compare-exchange to
+ * SLEEPING (on failure it read DONE); pairs with WT_WAKE_REL.
  */
 #ifndef WT_CAS_ACQ
 #define WT_CAS_ACQ	1
