@@ -186,9 +186,11 @@ inline pending_store(l, v)
  * Before thread t reads l from memory: every other thread moves to
  * memory one of its stores to l, with what must precede it, or nothing.
  */
+#ifdef LIVENESS
+#define expose(t, l)	skip
+#else
 inline expose(t, l)
 {
-#ifndef LIVENESS
 	_u = 0;
 	do
 	:: _u < NT ->
@@ -215,8 +217,8 @@ inline expose(t, l)
 	:: else -> break
 	od;
 	_u = 0
-#endif
 }
+#endif
 
 /* Stale locations of t take memory's value (its own pending ones: none). */
 inline refresh(t)

@@ -1,0 +1,348 @@
+#!/usr/bin/env python3
+"""Model-check the grace-period engine with Spin: the `scons verify` target.
+
+Runs every model of tests/formal (RUNS below) through spin -a, gcc and pan,
+then every mutant of tags.pml: a model with one barrier (or, for the
+"MUTANT:" lines, several) removed or weakened must make Spin find an error,
+unless tags.pml says it SURVIVES, in which case it must not.  A mutant is
+run on each model it changes (the generated pan.c differs), cheapest first,
+until one kills it.  Prints a table per model and per mutant; keeps every
+run's pan output, and the trail of every error found, under the output
+directory (a trail replays with `./pan -r` in its directory).
+
+Exits non-zero when a model finds an error, a mutant is not killed, a
+survivor is killed, a tag changes no model, or a search is incomplete.
+"""
+import argparse
+import concurrent.futures
+import hashlib
+import os
+import re
+import shutil
+import subprocess
+import sys
+import threading
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+# Memory cap of one pan process (MB): several may run at once.
+MEMLIM_MB = 2048
+
+# Each model run: name, model file, spin -D defines, property, hash size
+# (pan -w, log2 of the table's slots).  Safety runs check assertions and
+# invalid end states (deadlocks); liveness runs check the model's ltl
+# property ("<> synchronize_rcu() returns") under weak fairness.
+RUNS = [
+    # Sharing grace periods: 3 callers once each, 2 callers twice each.
+    ('waiters', 'waiters.pml', [], 'safety', 20),
+    ('waiters-reuse', 'waiters.pml', ['NC=2', 'NROUND=2'], 'safety', 18),
+    ('waiters-wmm', 'waiters.pml', ['WMM'], 'safety', 22),
+    ('waiters-reuse-wmm', 'waiters.pml', ['WMM', 'NC=2', 'NROUND=2'],
+     'safety', 18),
+    ('waiters-live', 'waiters.pml', ['LIVENESS'], 'liveness', 22),
+    # The flavors, x86-TSO.
+    ('memb', 'urcu.pml', ['FLAVOR_MEMB'], 'safety', 22),
+    ('memb-fallback', 'urcu.pml', ['FLAVOR_MEMB', 'NO_MEMBARRIER'],
+     'safety', 22),
+    ('mb', 'urcu.pml', ['FLAVOR_MB'], 'safety', 22),
+    ('signal', 'urcu.pml', ['FLAVOR_SIGNAL'], 'safety', 24),
+    ('bp', 'urcu.pml', ['FLAVOR_BP'], 'safety', 22),
+    ('qsbr', 'qsbr.pml', [], 'safety', 22),
+    # The flavors, weak memory.
+    ('memb-wmm', 'urcu.pml', ['FLAVOR_MEMB', 'WMM'], 'safety', 22),
+    ('memb-fallback-wmm', 'urcu.pml', ['FLAVOR_MEMB', 'NO_MEMBARRIER', 'WMM'],
+     'safety', 24),
+    ('mb-wmm', 'urcu.pml', ['FLAVOR_MB', 'WMM'], 'safety', 24),
+    ('signal-wmm', 'urcu.pml', ['FLAVOR_SIGNAL', 'WMM'], 'safety', 24),
+    ('bp-wmm', 'urcu.pml', ['FLAVOR_BP', 'WMM'], 'safety', 22),
+    ('qsbr-wmm', 'qsbr.pml', ['WMM'], 'safety', 22),
+    # Progress of synchronize_rcu() while readers run sections forever
+    # (x86-TSO; signal: one signal lost on the way).
+    ('memb-live', 'urcu.pml', ['FLAVOR_MEMB', 'LIVENESS'], 'liveness', 24),
+    ('mb-live', 'urcu.pml', ['FLAVOR_MB', 'LIVENESS'], 'liveness', 24),
+    ('signal-live', 'urcu.pml', ['FLAVOR_SIGNAL', 'LIVENESS', 'MAXLOST=1'],
+     'liveness', 24),
+    ('bp-live', 'urcu.pml', ['FLAVOR_BP', 'LIVENESS'], 'liveness', 24),
+    ('qsbr-live', 'qsbr.pml', ['LIVENESS'], 'liveness', 24),
+]
+
+# pan's search depth limit; reaching it fails the run (search incomplete).
+DEPTH = 100000
+
+
+class Failure(Exception):
+    pass
+
+
+def parse_tags(path):
+    """Return (tags, combos): tags maps each tag to its SURVIVES reason (or
+    None), in file order; combos lists (tag tuple, reason) of MUTANT:
+    lines."""
+    text = open(path).read()
+    tags = {}
+    for m in re.finditer(r'/\*((?:(?!\*/).)*)\*/\s*#ifndef (\w+)\s*\n'
+                         r'#define \2\s+1\s*\n#endif', text, re.S):
+        comment = ' '.join(line.strip(' *') for line in m.group(1).splitlines())
+        s = re.search(r'SURVIVES:\s*(.*)', comment)
+        tags[m.group(2)] = s.group(1).strip() if s else None
+    combos = []
+    for m in re.finditer(r'MUTANT:\s*([A-Z0-9_ ]+?)\s*(?:--|:)\s*(.*?)(?:\n \*\s*\n|\*/)',
+                         text, re.S):
+        names = tuple(m.group(1).split())
+        unknown = [n for n in names if n not in tags]
+        if unknown:
+            raise Failure('tags.pml: MUTANT line names unknown tags: '
+                          + ' '.join(unknown))
+        reason = ' '.join(l.strip(' *') for l in m.group(2).splitlines())
+        combos.append((names, reason))
+    return tags, combos
+
+
+class Runner:
+    def __init__(self, out, jobs):
+        self.out = out
+        self.jobs = jobs
+        self.lock = threading.Lock()
+        self.pan_sources = {}
+
+    def generate(self, run, extra, workdir):
+        """spin -a the run's model with its defines plus extra (mutant tags
+        at 0) in workdir; return the hash of the generated verifier."""
+        name, model, defines, prop, _ = run
+        os.makedirs(workdir, exist_ok=True)
+        args = ['spin', '-a']
+        args += ['-D' + d for d in defines + extra]
+        args.append(os.path.join(HERE, model))
+        p = subprocess.run(args, cwd=workdir, stdout=subprocess.PIPE,
+                           stderr=subprocess.STDOUT, universal_newlines=True)
+        if p.returncode != 0 or not os.path.exists(os.path.join(workdir, 'pan.c')):
+            raise Failure('%s: spin -a failed:\n%s' % (name, p.stdout))
+        h = hashlib.sha1()
+        for f in sorted(os.listdir(workdir)):
+            if f.startswith('pan.') and len(f) == 5:
+                with open(os.path.join(workdir, f), 'rb') as fp:
+                    h.update(f.encode() + fp.read())
+        return h.hexdigest()
+
+    def check(self, run, workdir):
+        """Compile and run pan in workdir; return a result dict."""
+        name, model, defines, prop, hashsize = run
+        cflags = ['-O0', '-w', '-DCOLLAPSE', '-DMEMLIM=%d' % MEMLIM_MB]
+        if prop == 'safety':
+            cflags.append('-DSAFETY')
+        p = subprocess.run(['gcc'] + cflags + ['-o', 'pan', 'pan.c'],
+                           cwd=workdir, stdout=subprocess.PIPE,
+                           stderr=subprocess.STDOUT, universal_newlines=True)
+        if p.returncode != 0:
+            raise Failure('%s: gcc failed:\n%s' % (name, p.stdout[-3000:]))
+        args = ['./pan', '-m%d' % DEPTH, '-w%d' % hashsize]
+        if prop == 'liveness':
+            args += ['-a', '-f']
+        start = time.time()
+        p = subprocess.run(args, cwd=workdir, stdout=subprocess.PIPE,
+                           stderr=subprocess.STDOUT, universal_newlines=True)
+        elapsed = time.time() - start
+        with open(os.path.join(workdir, 'pan.out'), 'w') as fp:
+            fp.write(' '.join(args) + '\n' + p.stdout)
+        text = p.stdout
+        r = {'time': elapsed, 'dir': workdir}
+        m = re.search(r'errors: (\d+)', text)
+        if not m:
+            raise Failure('%s: pan did not finish (see %s/pan.out):\n%s'
+                          % (name, workdir, text[-2000:]))
+        r['errors'] = int(m.group(1))
+        m = re.search(r'(\d+) states, stored', text)
+        r['states'] = int(m.group(1)) if m else 0
+        m = re.search(r'([\d.]+)\s+total actual memory usage', text)
+        r['mem'] = float(m.group(1)) if m else 0.0
+        r['what'] = ''
+        for pat, what in ((r'assertion violated \((.*?)\) \(at depth', 'assert'),
+                          (r'invalid end state', 'deadlock'),
+                          (r'acceptance cycle', 'no progress'),
+                          (r'non-progress cycle', 'no progress')):
+            m = re.search(r'pan:\d+:\s+' + pat, text)
+            if m:
+                r['what'] = what + (': ' + m.group(1) if m.groups() else '')
+                break
+        incomplete = ('max search depth too small' in text
+                      or 'out of memory' in text
+                      or 'Search not completed' in text)
+        if incomplete and r['errors'] == 0:
+            raise Failure('%s: search incomplete (see %s/pan.out)'
+                          % (name, workdir))
+        for f in os.listdir(workdir):
+            if f.endswith('.trail'):
+                r['trail'] = os.path.join(workdir, f)
+        if r['errors'] == 0:
+            # Keep the output; drop the binary and the sources.
+            for f in os.listdir(workdir):
+                if f.startswith('pan') and f != 'pan.out':
+                    os.unlink(os.path.join(workdir, f))
+        return r
+
+
+def fmt_states(n):
+    return '{:,}'.format(n)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument('--out', default='build/verify',
+                    help='output directory (default: build/verify)')
+    ap.add_argument('--jobs', type=int, default=1,
+                    help='pan processes at a time (default 1)')
+    ap.add_argument('--only', action='append', default=[],
+                    help='run only this model (repeatable); no mutants')
+    ap.add_argument('--no-mutants', action='store_true',
+                    help='skip the mutation check')
+    opts = ap.parse_args()
+
+    for tool, pkg in (('spin', 'spin'), ('gcc', 'gcc')):
+        if not shutil.which(tool):
+            print('error: %s not found: install %s (apt-get install %s)'
+                  % (tool, tool, pkg))
+            return 1
+
+    out = os.path.abspath(opts.out)
+    if os.path.isdir(out):
+        shutil.rmtree(out)
+    os.makedirs(out)
+    runner = Runner(out, opts.jobs)
+    started = time.time()
+    failed = []
+
+    runs = [r for r in RUNS if not opts.only or r[0] in opts.only]
+    if opts.only and len(runs) != len(opts.only):
+        print('error: unknown model in --only; models: '
+              + ' '.join(r[0] for r in RUNS))
+        return 2
+
+    # Base runs: generate and check every model.
+    base = {}
+
+    def base_task(run):
+        d = os.path.join(out, 'models', run[0])
+        h = runner.generate(run, [], d)
+        r = runner.check(run, d)
+        r['hash'] = h
+        return run[0], r
+
+    print('Models (2 readers + 1 updater, 2 grace periods; '
+          'waiters: NC callers x NROUND calls)\n')
+    hdr = '%-20s %-9s %12s %9s %8s  %s' % ('model', 'property', 'states',
+                                          'memory', 'time', 'result')
+    print(hdr)
+    print('-' * len(hdr))
+    with concurrent.futures.ThreadPoolExecutor(opts.jobs) as ex:
+        futs = [ex.submit(base_task, run) for run in runs]
+        for run, fut in zip(runs, futs):
+            try:
+                name, r = fut.result()
+            except Failure as e:
+                print('%-20s %s' % (run[0], e))
+                failed.append(run[0])
+                continue
+            base[name] = r
+            ok = r['errors'] == 0
+            res = 'ok' if ok else 'ERROR (%s) trail: %s' % (
+                r['what'], os.path.relpath(r.get('trail', r['dir'])))
+            if not ok:
+                failed.append(name)
+            print('%-20s %-9s %12s %7.0fMB %7.1fs  %s'
+                  % (name, run[3], fmt_states(r['states']), r['mem'],
+                     r['time'], res))
+            sys.stdout.flush()
+
+    if opts.no_mutants or opts.only:
+        return finish(failed, started)
+
+    # Mutants.
+    tags, combos = parse_tags(os.path.join(HERE, 'tags.pml'))
+    mutants = [((t,), tags[t]) for t in tags]
+    mutants += [(names, None) for names, _ in combos]
+    runs_by_name = dict((r[0], r) for r in runs)
+    order = sorted((r for r in runs if r[0] in base),
+                   key=lambda r: base[r[0]]['states'])
+
+    def mutant_task(names, survives):
+        label = '+'.join(names)
+        mdir = os.path.join(out, 'mutants', label)
+        extra = [n + '=0' for n in names]
+        seen = set()
+        affected = []
+        for run in order:
+            d = os.path.join(mdir, run[0])
+            h = runner.generate(run, extra, d)
+            if h == base[run[0]]['hash'] or h in seen:
+                shutil.rmtree(d)
+                continue
+            seen.add(h)
+            affected.append(run)
+        results = []
+        for run in affected:
+            r = runner.check(run, os.path.join(mdir, run[0]))
+            results.append((run[0], r))
+            if r['errors'] and survives is None:
+                break
+        return label, affected, results
+
+    print('\nMutants (a barrier removed or weakened: "killed" = Spin finds '
+          'an error)\n')
+    hdr = '%-38s %-9s %-20s %12s %7s  %s' % ('mutant', 'result', 'model',
+                                            'states', 'time', 'error')
+    print(hdr)
+    print('-' * len(hdr))
+    with concurrent.futures.ThreadPoolExecutor(opts.jobs) as ex:
+        futs = [ex.submit(mutant_task, names, surv) for names, surv in mutants]
+        for (names, survives), fut in zip(mutants, futs):
+            label = '+'.join(names)
+            try:
+                label, affected, results = fut.result()
+            except Failure as e:
+                print('%-38s %s' % (label, e))
+                failed.append(label)
+                continue
+            if not affected:
+                print('%-38s %-9s %s' % (label, 'UNUSED',
+                                         'changes no model'))
+                failed.append(label)
+                continue
+            killers = [(n, r) for n, r in results if r['errors']]
+            total = sum(r['time'] for _, r in results)
+            if killers:
+                n, r = killers[0]
+                res = 'killed' if survives is None else 'KILLED'
+                if survives is not None:
+                    failed.append(label)
+                print('%-38s %-9s %-20s %12s %6.1fs  %s'
+                      % (label, res, n, fmt_states(r['states']), total,
+                         r['what']))
+            else:
+                res = 'survives' if survives is not None else 'SURVIVED'
+                if survives is None:
+                    failed.append(label)
+                print('%-38s %-9s %-20s %12s %6.1fs  %s'
+                      % (label, res, ','.join(n for n, _ in results),
+                         fmt_states(sum(r['states'] for _, r in results)),
+                         total, '(justified in tags.pml)' if survives else
+                         'no counterexample in any model'))
+            sys.stdout.flush()
+    return finish(failed, started)
+
+
+def finish(failed, started):
+    print('\ntotal time %.0fs' % (time.time() - started))
+    if failed:
+        print('FAILED: ' + ' '.join(failed))
+        return 1
+    print('all models verified; every mutant killed or justified')
+    return 0
+
+
+if __name__ == '__main__':
+    try:
+        sys.exit(main())
+    except Failure as e:
+        print('error: %s' % e)
+        sys.exit(1)
