@@ -271,12 +271,17 @@ inline futex_wake_body(t, l)
 }
 
 #ifdef LIVENESS
-/* Liveness runs: each thread's buffer drains on its own, in order. */
+/*
+ * Liveness runs: each thread's buffer drains on its own, in order, when
+ * g holds (an alternative of an agent's loop).
+ */
+#define AGENT_ALTS(t, g)	:: d_step { (g) && sb_n[t] > 0 -> sb_flush_one(t) }
+
 proctype agent(byte t)
 {
 end_agent:
 	do
-	:: d_step { sb_n[t] > 0 -> sb_flush_one(t) }
+	AGENT_ALTS(t, true)
 	od
 }
 #define run_agent(t)	run agent(t)

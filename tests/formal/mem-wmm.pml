@@ -513,14 +513,20 @@ inline futex_wake_body(t, l)
 			 wb_loc[WBX(t, 0)] != wb_loc[WBX(t, 2)] &&		\
 			 wb_loc[WBX(t, 1)] != wb_loc[WBX(t, 2)])
 
-/* Liveness runs: each thread's buffered stores reach memory on their own. */
+/*
+ * Liveness runs: each thread's buffered stores reach memory on their own,
+ * when g holds (alternatives of an agent's loop).
+ */
+#define AGENT_ALTS(t, g)						\
+	:: d_step { (g) && wb_n[t] > 0 -> wb_flush(t, 0) }		\
+	:: d_step { (g) && WB_MAY1(t) -> wb_flush(t, 1) }		\
+	:: d_step { (g) && WB_MAY2(t) -> wb_flush(t, 2) }
+
 proctype agent(byte t)
 {
 end_agent:
 	do
-	:: d_step { wb_n[t] > 0 -> wb_flush(t, 0) }
-	:: d_step { WB_MAY1(t) -> wb_flush(t, 1) }
-	:: d_step { WB_MAY2(t) -> wb_flush(t, 2) }
+	AGENT_ALTS(t, true)
 	od
 }
 #define run_agent(t)	run agent(t)

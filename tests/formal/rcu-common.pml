@@ -93,11 +93,11 @@ bit updater_done;		/* for the progress property */
  * reader's loads of the pointer and of the grace-period word (what its
  * acquire and its fences keep in place); the updater's loads of objects
  * (what the acquire loads of its scans keep after them), and in the
- * signal flavor its loads of reader words and handshake flags (what the
- * acquire on need_mb and the fence after the handshake keep after it).
+ * signal flavor its loads of reader words (what the acquire on need_mb
+ * and the fence after the handshake keep after it).
  */
 #ifdef FLAVOR_SIGNAL
-#define U_STALE_LAST	L_MREG
+#define U_STALE_LAST	L_NEED
 #else
 #define U_STALE_LAST	L_RCTR
 #endif

@@ -2,9 +2,9 @@
  * reader-proc.pml: reader thread RT of urcu.pml, included once per reader
  * with RT defined, so that what differs between the two readers costs no
  * model step: reader 0 stores into the object it reads (TOUCHER), and in
- * the signal flavor parks after its first section, as a thread calling
- * synchronize_rcu() there would; reader 1 nests a section inside each of
- * its sections (NESTER).
+ * the signal flavor parks once, after its first section, as a thread
+ * calling synchronize_rcu() there would; reader 1 nests a section inside
+ * each of its sections (NESTER).
  *
  * Safety runs: NSEC sections (bp: registered before the first, by
  * rcu_read_lock(), and unregistered after the last, by the thread's exit),
@@ -21,7 +21,7 @@
 proctype XPASTE(reader, RT)()
 {
 	byte rword, now, p, w, tmp, n;
-	bit first, armed;
+	bit first, armed, parked_once;
 
 #ifdef FLAVOR_BP
 	bp_register(RT);
@@ -50,7 +50,7 @@ proctype XPASTE(reader, RT)()
 #endif
 #if defined(FLAVOR_SIGNAL) && RT == 0
 		if
-		:: n == 0 -> park(RT); unpark(RT)
+		:: !parked_once -> park(RT); unpark(RT); parked_once = 1
 		:: else -> skip
 		fi;
 #endif

@@ -282,6 +282,16 @@ end_handler:
 		sig_pending[t] = 0;
 		sig_lost++
 	   }
+#ifdef LIVENESS
+	/*
+	 * Liveness runs: this process is also the reader's store buffer
+	 * agent (mem-tso.pml), one process fewer for weak fairness to
+	 * track.  It flushes only while no signal is pending, so that it
+	 * cannot keep flushing and never deliver; a pending signal's handler
+	 * drains the buffer with its fences anyway.
+	 */
+	AGENT_ALTS(t, !sig_pending[t])
+#endif
 	od
 }
 #endif
