@@ -66,7 +66,7 @@
  * mem-tso.pml) and DEFERRED_HOOK(t) (perform thread t's deferred loads).
  */
 #ifndef WB_SIZE
-#define WB_SIZE	3
+#define WB_SIZE	2
 #endif
 
 byte mem[NLOC];

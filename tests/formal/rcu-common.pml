@@ -92,11 +92,12 @@ bit updater_done;		/* for the progress property */
  * Weak model: the loads that may be performed early (mem-wmm.pml).  A
  * reader's loads of the pointer and of the grace-period word (what its
  * acquire and its fences keep in place); the updater's loads of objects
- * (what the acquire loads of its scans keep after them), and in the
- * signal flavor its loads of reader words (what the acquire on need_mb
- * and the fence after the handshake keep after it).
+ * (what the acquire loads of its scans keep after them), and with
+ * STALE_WORDS its loads of reader words (what the acquire on need_mb and
+ * the fence after the signal handshake keep after it: a run of its own,
+ * the state space grows threefold).
  */
-#ifdef FLAVOR_SIGNAL
+#ifdef STALE_WORDS
 #define U_STALE_LAST	L_NEED
 #else
 #define U_STALE_LAST	L_RCTR

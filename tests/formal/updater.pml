@@ -17,9 +17,12 @@
  * only passes time (a spin, a poll's sleep, the watch's pacing) is a
  * point where the other threads run.  The code spins
  * (URCU__GP_READER_SPINS scans with the lock held) before it polls or
- * sleeps; in the weak model, where a poll (an unlock and a lock) orders
- * the updater's loads, the model may scan once more without it first.
- * Under TSO the updater's buffer is empty there, and a spin is a poll.  The watch looks
+ * sleeps; the model polls (drops and takes the registry lock) from the
+ * first scan on.  Under TSO the updater's buffer is empty there and a
+ * spin is a poll; in the weak model a poll also refreshes what the
+ * updater's next loads may return, which its scans, acquire loads, do
+ * anyway (its loads of reader words are never stale, see STALE in
+ * rcu-common.pml).  The watch looks
  * at most URCU__GP_OBSERVE_LOOKS (2) times; its pacing only decides how
  * long it waits between looks: spun with the registry lock held (memb,
  * bp), or slept with it dropped (signal: URCU__GP_OBSERVE_SLEPT_GAP_NS).
@@ -224,9 +227,6 @@ inline signal_mb_readers()
 	SIG_CHECK_ALL;
 	do
 	:: owe == 0 -> break
-#ifdef WMM
-	:: owe != 0 && !spun -> spun = 1; SIG_CHECK_ALL
-#endif
 	:: owe != 0 ->
 		if
 		:: polls < SIG_POLLS_TO_MAX -> polls++
@@ -252,7 +252,7 @@ inline signal_mb_readers()
 		:: else -> skip
 		fi
 	od;
-	spun = 0;
+	owe = 0;
 	d_step {
 		mb_body(U, MB_SIG_POST);
 		MARK_SYNCED;
@@ -340,9 +340,6 @@ inline wait_for_readers()
 	SCAN_ALL;
 	do
 	:: !ANY_WAITING -> break
-#ifdef WMM
-	:: ANY_WAITING && !spun -> spun = 1; SCAN_ALL
-#endif
 	:: ANY_WAITING ->
 		POLL_UNLOCK
 		atomic { POLL_LOCK scan(0); scan(1) }
@@ -352,15 +349,11 @@ inline wait_for_readers()
 	:: SCAN_ALL;
 		if
 		:: !ANY_WAITING -> break
-#ifdef WMM
-		:: ANY_WAITING && !spun -> spun = 1
-#endif
 		:: ANY_WAITING && !armed -> arm(); armed = 1; ever = 1
 		:: ANY_WAITING && armed -> futex_sleep(); armed = 0
 		fi
 	od;
 #endif
-	spun = 0;
 	armed = 0
 }
 
@@ -421,7 +414,7 @@ proctype updater()
 {
 	byte gpword = GP_INIT;
 	byte next, v, looks, polls, gen, owe;
-	bit busy, armed, ever, spun;
+	bit busy, armed, ever;
 
 	do
 	:: gen < NGP ->
