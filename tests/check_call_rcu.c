@@ -5,8 +5,8 @@
  * allocation-failure paths, the flavor tables' update entries, and
  * <urcu/ref.h>.
  *
- * Every flavor is reached through a `struct crcu_ops` (tests/callrcu/ops.h);
- * most tests are loop tests over crcu_ops_table[] (the loop index selects the
+ * Every flavor is reached through a `struct test_flavor` (tests/flavors/flavors.h);
+ * most tests are loop tests over test_flavors[] (the loop index selects the
  * flavor).
  *
  * Conventions (engineering notes, section 3):
@@ -50,7 +50,7 @@
 #include <urcu/pointer.h>
 #include <urcu/ref.h>
 
-#include "callrcu/ops.h"
+#include "flavors/flavors.h"
 #include "harness/harness.h"
 
 /*
@@ -73,7 +73,7 @@ const char *__tsan_default_options(void)
 #define HOLD_MS 200
 
 /* The flavor under test; set first thing by every flavor-looped test. */
-static const struct crcu_ops *ops;
+static const struct test_flavor *ops;
 
 /* Wait until *count reaches @target; false after HARNESS_WAIT_S (scaled). */
 static bool wait_count(atomic_long *count, long target)
@@ -233,7 +233,7 @@ START_TEST(test_many_callbacks)
 	pthread_t tids[2];
 	int t;
 
-	ops = crcu_ops_table[_i];
+	ops = &test_flavors[_i];
 	track_alloc(MANY_TOTAL);
 	for (t = 0; t < 2; t++)
 		harness_spawn(&tids[t], queue_range_thread, &halves[t]);
@@ -304,7 +304,7 @@ START_TEST(test_callback_waits_for_reader)
 	pthread_t reader;
 	bool inside, ran_cb;
 
-	ops = crcu_ops_table[_i];
+	ops = &test_flavors[_i];
 	atomic_store(&obj.value, 42);
 	rcu_assign_pointer(published, &obj);
 	caller_enter();
@@ -339,7 +339,7 @@ START_TEST(test_call_rcu_inside_section)
 {
 	long i;
 
-	ops = crcu_ops_table[_i];
+	ops = &test_flavors[_i];
 	track_alloc(2 * IN_SECTION_EACH);
 	caller_enter();
 	ops->fl->read_lock();
@@ -403,7 +403,7 @@ START_TEST(test_nested_call_rcu)
 	double deadline;
 	int c, d;
 
-	ops = crcu_ops_table[_i];
+	ops = &test_flavors[_i];
 	for (c = 0; c < CHAINS; c++)
 		for (d = 0; d < CHAIN_LEN; d++) {
 			links[c][d].chain = c;
@@ -504,7 +504,7 @@ static void per_thread_worker(unsigned long flags)
 
 START_TEST(test_thread_worker)
 {
-	ops = crcu_ops_table[_i];
+	ops = &test_flavors[_i];
 	per_thread_worker(0);
 }
 END_TEST
@@ -512,7 +512,7 @@ END_TEST
 /* Same with a URCU_CALL_RCU_RT worker (polls instead of sleeping). */
 START_TEST(test_thread_worker_rt)
 {
-	ops = crcu_ops_table[_i];
+	ops = &test_flavors[_i];
 	per_thread_worker(URCU_CALL_RCU_RT);
 }
 END_TEST
@@ -537,7 +537,7 @@ START_TEST(test_fifo_order)
 	struct call_rcu_data *crdp;
 	long i;
 
-	ops = crcu_ops_table[_i];
+	ops = &test_flavors[_i];
 	track_alloc(FIFO_COUNT);
 	caller_enter();
 	crdp = ops->create_call_rcu_data(0, -1);
@@ -566,7 +566,7 @@ START_TEST(test_free_default_ignored)
 {
 	struct call_rcu_data *dflt;
 
-	ops = crcu_ops_table[_i];
+	ops = &test_flavors[_i];
 	track_alloc(1);
 	dflt = ops->get_default_call_rcu_data();
 	ck_assert_ptr_nonnull(dflt);
@@ -660,7 +660,7 @@ START_TEST(test_per_cpu_workers)
 	long ncpu = n_cpus_conf(), c;
 	int t;
 
-	ops = crcu_ops_table[_i];
+	ops = &test_flavors[_i];
 	track_alloc(2 * PER_CPU_EACH);
 	ck_assert_int_eq(ops->create_all_cpu_call_rcu_data(0), 0);
 	ck_assert_ptr_nonnull(ops->get_cpu_call_rcu_data(0));
@@ -739,7 +739,7 @@ START_TEST(test_free_all_cpu_under_load)
 	pthread_t tids[2];
 	long t, total = 0;
 
-	ops = crcu_ops_table[_i];
+	ops = &test_flavors[_i];
 	track_alloc(CHURN_POOL);
 	ck_assert_int_eq(ops->create_all_cpu_call_rcu_data(0), 0);
 	for (t = 0; t < 2; t++)
@@ -771,7 +771,7 @@ START_TEST(test_get_call_rcu_data_precedence)
 	long c;
 	bool is_cpu = false;
 
-	ops = crcu_ops_table[_i];
+	ops = &test_flavors[_i];
 	caller_enter();
 	dflt = ops->get_default_call_rcu_data();
 	ck_assert_ptr_nonnull(dflt);
@@ -838,7 +838,7 @@ START_TEST(test_barrier_covers_all_workers)
 	pthread_t tid;
 	long i;
 
-	ops = crcu_ops_table[_i];
+	ops = &test_flavors[_i];
 	track_alloc(3 * SLOW_EACH);
 	/* A per-thread worker, used by a thread that then exits. */
 	crdp = ops->create_call_rcu_data(0, -1);
@@ -872,7 +872,7 @@ START_TEST(test_poll_after_synchronize)
 {
 	struct urcu_gp_poll_state state;
 
-	ops = crcu_ops_table[_i];
+	ops = &test_flavors[_i];
 	caller_enter();
 	state = ops->start_poll_synchronize_rcu();
 	caller_offline();
@@ -895,7 +895,7 @@ START_TEST(test_poll_completes_alone)
 	double deadline;
 	bool done;
 
-	ops = crcu_ops_table[_i];
+	ops = &test_flavors[_i];
 	caller_enter();
 	state = ops->start_poll_synchronize_rcu();
 	caller_offline();
@@ -934,7 +934,7 @@ START_TEST(test_poll_waits_for_reader)
 	double deadline;
 	bool inside, done, left_when_done = false;
 
-	ops = crcu_ops_table[_i];
+	ops = &test_flavors[_i];
 	caller_enter();
 	harness_spawn(&reader, parked_reader, NULL);
 	inside = harness_wait_flag(&reader_inside);
@@ -1070,7 +1070,7 @@ START_TEST(test_fork_during_storm)
 	bool started;
 	pid_t pid;
 
-	ops = crcu_ops_table[_i];
+	ops = &test_flavors[_i];
 	track_alloc(2 * STORM_POOL + STORM_CHILD_EXTRA);
 	storm_gate_init();
 	/*
@@ -1097,21 +1097,21 @@ START_TEST(test_fork_during_storm)
 
 	atomic_store(&storm_hold, 1);
 	ops->call_rcu_before_fork();
-	if (ops->flavor_before_fork)
-		ops->flavor_before_fork();
+	if (ops->before_fork)
+		ops->before_fork();
 	/* Let the storm queue more on the parked workers. */
 	atomic_store(&storm_hold, 0);
 	harness_sleep_ms(5);
 	pthread_rwlock_wrlock(&storm_gate);
 	pid = fork();
 	if (pid == 0) {
-		if (ops->flavor_after_fork_child)
-			ops->flavor_after_fork_child();
+		if (ops->after_fork_child)
+			ops->after_fork_child();
 		ops->call_rcu_after_fork_child();
 		_exit(child_verify());
 	}
-	if (ops->flavor_after_fork_parent)
-		ops->flavor_after_fork_parent();
+	if (ops->after_fork_parent)
+		ops->after_fork_parent();
 	ops->call_rcu_after_fork_parent();
 	pthread_rwlock_unlock(&storm_gate);
 
@@ -1191,7 +1191,7 @@ static void defer_drained_by(long n, void (*drain)(void), bool unregisters)
 /* Queue more entries than the ring holds: the full path drains inline. */
 START_TEST(test_defer_queue_full)
 {
-	ops = crcu_ops_table[_i];
+	ops = &test_flavors[_i];
 	defer_drained_by(DEFER_MANY, ops->defer_barrier, false);
 }
 END_TEST
@@ -1222,7 +1222,7 @@ START_TEST(test_defer_two_threads)
 	pthread_t tids[2];
 	int t;
 
-	ops = crcu_ops_table[_i];
+	ops = &test_flavors[_i];
 	track_alloc(2 * DEFER_MANY);
 	for (t = 0; t < 2; t++)
 		harness_spawn(&tids[t], defer_range_thread, &halves[t]);
@@ -1238,7 +1238,7 @@ END_TEST
 /* rcu_defer_unregister_thread() runs what the thread still had queued. */
 START_TEST(test_defer_unregister_drains)
 {
-	ops = crcu_ops_table[_i];
+	ops = &test_flavors[_i];
 	defer_drained_by(100, ops->defer_unregister_thread, true);
 }
 END_TEST
@@ -1246,7 +1246,7 @@ END_TEST
 /* rcu_defer_barrier_thread() runs the caller's queue. */
 START_TEST(test_defer_barrier_thread)
 {
-	ops = crcu_ops_table[_i];
+	ops = &test_flavors[_i];
 	defer_drained_by(100, ops->defer_barrier_thread, false);
 }
 END_TEST
@@ -1265,7 +1265,7 @@ static void wait_background_drain(void)
 
 START_TEST(test_defer_background_drain)
 {
-	ops = crcu_ops_table[_i];
+	ops = &test_flavors[_i];
 	defer_drained_by(100, wait_background_drain, false);
 }
 END_TEST
@@ -1277,7 +1277,7 @@ END_TEST
 
 START_TEST(test_alloc_fail_errors)
 {
-	ops = crcu_ops_table[_i];
+	ops = &test_flavors[_i];
 	ck_assert_int_eq(setenv("URCU_ALLOC_FAIL_AFTER", "0", 1), 0);
 	caller_enter();
 	errno = 0;
@@ -1306,7 +1306,7 @@ START_TEST(test_alloc_fail_set_cpu)
 {
 	struct call_rcu_data *crdp;
 
-	ops = crcu_ops_table[_i];
+	ops = &test_flavors[_i];
 	ck_assert_int_eq(setenv("URCU_ALLOC_FAIL_AFTER", "1", 1), 0);
 	crdp = ops->create_call_rcu_data(0, -1);
 	ck_assert_ptr_nonnull(crdp);
@@ -1325,7 +1325,7 @@ END_TEST
  */
 START_TEST(test_alloc_fail_call_rcu_fallback)
 {
-	ops = crcu_ops_table[_i];
+	ops = &test_flavors[_i];
 	ck_assert_int_eq(setenv("URCU_ALLOC_FAIL_AFTER", "0", 1), 0);
 	track_alloc(3);
 	ops->call_rcu(&objs[0].head, track_cb);
@@ -1347,7 +1347,7 @@ START_TEST(test_alloc_fail_poll)
 {
 	struct urcu_gp_poll_state state;
 
-	ops = crcu_ops_table[_i];
+	ops = &test_flavors[_i];
 	ck_assert_int_eq(setenv("URCU_ALLOC_FAIL_AFTER", "0", 1), 0);
 	state = ops->start_poll_synchronize_rcu();
 	ops->fl->update_synchronize_rcu();
@@ -1362,7 +1362,7 @@ END_TEST
 /* rcu_barrier() takes an online caller offline for the wait. */
 START_TEST(test_qsbr_barrier_online)
 {
-	ops = &crcu_ops_qsbr;
+	ops = &test_flavors[TF_QSBR];
 	track_alloc(100);
 	caller_enter();
 	queue_range(0, 100);
@@ -1383,7 +1383,7 @@ START_TEST(test_qsbr_free_online)
 {
 	struct call_rcu_data *crdp;
 
-	ops = &crcu_ops_qsbr;
+	ops = &test_flavors[TF_QSBR];
 	track_alloc(100);
 	caller_enter();
 	crdp = ops->create_call_rcu_data(0, -1);
@@ -1402,7 +1402,7 @@ END_TEST
 /* Same for free_all_cpu_call_rcu_data(). */
 START_TEST(test_qsbr_free_all_cpu_online)
 {
-	ops = &crcu_ops_qsbr;
+	ops = &test_flavors[TF_QSBR];
 	track_alloc(100);
 	caller_enter();
 	ck_assert_int_eq(ops->create_all_cpu_call_rcu_data(0), 0);
@@ -1449,7 +1449,7 @@ START_TEST(test_qsbr_defer_unregister_online)
 {
 	pthread_t tid;
 
-	ops = &crcu_ops_qsbr;
+	ops = &test_flavors[TF_QSBR];
 	track_alloc(1);
 	caller_enter();
 	ck_assert_int_eq(ops->defer_register_thread(), 0);
@@ -1590,7 +1590,7 @@ START_TEST(test_flavor_table_update_ops)
 	const struct rcu_flavor_struct *fl;
 	struct urcu_gp_poll_state state;
 
-	ops = crcu_ops_table[_i];
+	ops = &test_flavors[_i];
 	fl = ops->fl;
 	ck_assert(fl->update_call_rcu == ops->call_rcu);
 	ck_assert(fl->barrier == ops->barrier);
@@ -1756,7 +1756,7 @@ START_TEST(test_gather_steady_stream)
 	uint64_t batches;
 	long i;
 
-	ops = crcu_ops_table[_i];
+	ops = &test_flavors[_i];
 	track_alloc(STREAM_CALLBACKS);
 	caller_enter();
 	crdp = own_worker(NULL);
@@ -1799,7 +1799,7 @@ START_TEST(test_gather_barrier_not_delayed)
 	struct call_rcu_data *crdp;
 	long i;
 
-	ops = crcu_ops_table[_i];
+	ops = &test_flavors[_i];
 	track_alloc(BARRIER_ROUNDS);
 	caller_enter();
 	crdp = own_worker(GATHER_FOREVER_MS);
@@ -1834,7 +1834,7 @@ START_TEST(test_gather_high_water)
 	struct call_rcu_data *crdp;
 	long round, i;
 
-	ops = crcu_ops_table[_i];
+	ops = &test_flavors[_i];
 	track_alloc(HW_BURST);
 	caller_enter();
 	crdp = own_worker(GATHER_FOREVER_MS);
@@ -1875,7 +1875,7 @@ START_TEST(test_gather_idle_prompt)
 	struct call_rcu_data *crdp;
 	double start, ms;
 
-	ops = crcu_ops_table[_i];
+	ops = &test_flavors[_i];
 	track_alloc(1);
 	caller_enter();
 	crdp = own_worker(IDLE_GATHER_MS_STR);
@@ -1916,7 +1916,7 @@ START_TEST(test_gather_env_bad_value)
 	size_t n;
 	long i;
 
-	ops = crcu_ops_table[0];
+	ops = &test_flavors[0];
 	ck_assert(tmp != NULL && saved >= 0);
 	fflush(stderr);
 	ck_assert_int_ge(dup2(fileno(tmp), STDERR_FILENO), 0);
@@ -1965,7 +1965,7 @@ END_TEST
 
 START_TEST(test_misuse_barrier_in_section)
 {
-	const struct rcu_flavor_struct *fl = crcu_ops_table[_i]->fl;
+	const struct rcu_flavor_struct *fl = test_flavors[_i].fl;
 
 	fl->register_thread();
 	fl->read_lock();
@@ -1976,7 +1976,7 @@ END_TEST
 /* defer_rcu() may wait for a grace period, so not inside a section. */
 START_TEST(test_misuse_defer_in_section)
 {
-	const struct crcu_ops *o = crcu_ops_table[_i];
+	const struct test_flavor *o = &test_flavors[_i];
 
 	o->fl->register_thread();
 	ck_assert_int_eq(o->defer_register_thread(), 0);
@@ -1997,7 +1997,7 @@ START_TEST(test_misuse_barrier_in_callback)
 {
 	static struct rcu_head head;
 
-	misuse_fl = crcu_ops_table[_i]->fl;
+	misuse_fl = test_flavors[_i].fl;
 	misuse_fl->update_call_rcu(&head, barrier_from_callback);
 	misuse_fl->barrier();	/* never returns: the worker aborts */
 }
@@ -2007,9 +2007,9 @@ END_TEST
  * Suite.
  */
 
-/* A test looped over crcu_ops_table[] (the loop index picks the flavor). */
+/* A test looped over test_flavors[] (the loop index picks the flavor). */
 #define add_per_flavor(tc, test) \
-	tcase_add_loop_test((tc), (test), 0, N_CRCU_FLAVORS)
+	tcase_add_loop_test((tc), (test), 0, N_TEST_FLAVORS)
 
 static Suite *call_rcu_suite(void)
 {
@@ -2079,21 +2079,21 @@ static Suite *call_rcu_suite(void)
 
 	tc = harness_tcase(s, "misuse", 30);
 	tcase_add_loop_test_raise_signal(tc, test_misuse_barrier_in_section,
-					 SIGABRT, 0, CRCU_QSBR);
+					 SIGABRT, 0, TF_QSBR);
 	tcase_add_loop_test_raise_signal(tc, test_misuse_barrier_in_section,
-					 SIGABRT, CRCU_QSBR + 1, N_CRCU_FLAVORS);
+					 SIGABRT, TF_QSBR + 1, N_TEST_FLAVORS);
 	tcase_add_loop_test_raise_signal(tc, test_misuse_defer_in_section,
-					 SIGABRT, 0, CRCU_QSBR);
+					 SIGABRT, 0, TF_QSBR);
 	tcase_add_loop_test_raise_signal(tc, test_misuse_defer_in_section,
-					 SIGABRT, CRCU_QSBR + 1, N_CRCU_FLAVORS);
+					 SIGABRT, TF_QSBR + 1, N_TEST_FLAVORS);
 #if defined(URCU_DEBUG)
 	tcase_add_loop_test_raise_signal(tc, test_misuse_barrier_in_section,
-					 SIGABRT, CRCU_QSBR, CRCU_QSBR + 1);
+					 SIGABRT, TF_QSBR, TF_QSBR + 1);
 	tcase_add_loop_test_raise_signal(tc, test_misuse_defer_in_section,
-					 SIGABRT, CRCU_QSBR, CRCU_QSBR + 1);
+					 SIGABRT, TF_QSBR, TF_QSBR + 1);
 #endif
 	tcase_add_loop_test_raise_signal(tc, test_misuse_barrier_in_callback,
-					 SIGABRT, 0, N_CRCU_FLAVORS);
+					 SIGABRT, 0, N_TEST_FLAVORS);
 
 	return s;
 }

@@ -143,7 +143,7 @@ static const struct rcu_flavor_struct *fl;
 
 static void flavor_begin(void)
 {
-	fl = test_flavor_memb.fl;
+	fl = test_flavors[TF_MEMB].fl;
 	fl->register_thread();
 }
 
@@ -653,7 +653,7 @@ static unsigned long run_mpmc(const struct test_flavor *tf,
 /* One run per flavor (loop index: enum test_flavor_index). */
 START_TEST(test_mpmc)
 {
-	const struct test_flavor *tf = test_flavors[_i];
+	const struct test_flavor *tf = &test_flavors[_i];
 	char who[32];
 
 	snprintf(who, sizeof(who), "mpmc_%s", tf->name);
@@ -679,7 +679,7 @@ START_TEST(test_mpmc_oom)
 	unsigned long enomem;
 
 	set_alloc_policy(ALLOC_FAIL_EVEN);
-	enomem = run_mpmc(&test_flavor_memb, dequeue_hooked, 1, "mpmc_oom");
+	enomem = run_mpmc(&test_flavors[TF_MEMB], dequeue_hooked, 1, "mpmc_oom");
 	ck_assert_uint_gt(enomem, 0);
 	ck_assert_uint_eq(enomem, (unsigned long) nr_alloc_failures());
 }
