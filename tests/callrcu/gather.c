@@ -27,8 +27,9 @@
  * number of batches by the time the stream really took (noise only makes
  * that longer), the barrier and high-water tests set a gather period of
  * ten minutes, longer than the tests' timeouts, so the mechanism either
- * ends the gather or the test fails, and the idle test allows a tenth of
- * its gather period, which only a gathering worker would use up.
+ * ends the gather or the test fails, and the idle test scales its gather
+ * period with CK_TIMEOUT_MULTIPLIER and allows half of it, where a
+ * gathering worker would use all of it.
  */
 
 /* The library's default gather period (URCU__GATHER_MS, call-rcu.c). */
@@ -252,26 +253,32 @@ END_TEST
 
 /*
  * A worker idle for longer than a gather period runs a new callback at
- * once.  With a gather period of IDLE_GATHER_MS, the test sleeps a bit
- * longer than that after the worker's last batch, queues one callback and
- * takes the time until it runs: a worker that gathered from the moment it
- * was woken would take the whole period, so a tenth of it is the bound
- * (a callback normally runs within a millisecond).
+ * once.  With a gather period of IDLE_GATHER_MS (scaled by
+ * CK_TIMEOUT_MULTIPLIER, like every wait of the tests), the test sleeps a
+ * tenth longer than that after the worker's last batch, queues one
+ * callback and takes the time until it runs.  A worker that gathered from
+ * the moment it was woken would hold the callback for the whole period,
+ * so half of it is the bound: a callback normally runs within a
+ * millisecond, and the half period leaves a loaded or sanitized machine
+ * the room the multiplier gives it, without letting a gathering worker
+ * pass.
  */
-#define IDLE_GATHER_MS 2000
-#define IDLE_GATHER_MS_STR "2000"
+#define IDLE_GATHER_MS 1000
 
 START_TEST(test_gather_idle_prompt)
 {
+	long gather_ms = (long) (IDLE_GATHER_MS * harness_time_mult());
 	struct call_rcu_data *crdp;
+	char gather_str[32];
 	double start, ms;
 
 	flavor = &test_flavors[_i];
+	snprintf(gather_str, sizeof(gather_str), "%ld", gather_ms);
 	track_alloc(1);
 	caller_enter();
-	crdp = own_worker(IDLE_GATHER_MS_STR);
+	crdp = own_worker(gather_str);
 	caller_offline();
-	harness_sleep_ms(IDLE_GATHER_MS + IDLE_GATHER_MS / 10);
+	harness_sleep_ms(gather_ms + gather_ms / 10);
 	caller_online();
 	atomic_store(&first_ran, 0.0);
 	start = harness_now();
@@ -282,10 +289,10 @@ START_TEST(test_gather_idle_prompt)
 	own_worker_free(crdp);
 	caller_exit();
 	ck_assert_ran(0, 1, 1);
-	ck_assert_msg(ms < IDLE_GATHER_MS / 10.0,
+	ck_assert_msg(ms < gather_ms / 2.0,
 		      "%s: an idle worker took %.0f ms to run a new callback: "
-		      "it gathered (period %d ms)", flavor->name, ms,
-		      IDLE_GATHER_MS);
+		      "it gathered (period %ld ms)", flavor->name, ms,
+		      gather_ms);
 	track_free();
 }
 END_TEST
