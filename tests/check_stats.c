@@ -725,8 +725,9 @@ END_TEST
  * An updater polling a reader that holds the grace period sleeps with a
  * timer slack of at most an eighth of the poll (rcu/src/gp-poll-sleep.h),
  * whatever its own, and gets its own back afterwards; so does one that
- * sleeps on the futex with the poll as its timeout (mb).  QSBR sleeps on
- * a futex its readers always wake instead, with no timeout.
+ * sleeps on the futex with the poll as its timeout (mb).  QSBR does not
+ * poll: it sleeps on a futex its readers always wake, with no timeout,
+ * so it leaves the slack alone (test_qsbr_sleep_keeps_timer_slack).
  */
 #define SLACK_OWN_NS	(10L * 1000 * 1000)
 #define SLACK_POLL_MAX_NS	(1000L * 1000 / 8)
@@ -821,15 +822,65 @@ static void expect_tight_poll_sleeps(const struct test_flavor *tf,
 	ck_assert_int_eq(s.after, SLACK_OWN_NS);
 }
 
+/* Looped over the flavors that poll: all but QSBR. */
 START_TEST(test_poll_sleep_timer_slack)
 {
 	const struct test_flavor *tf = &test_flavors[_i];
 	struct reader h;
 
-	if (tf->is_qsbr)
-		return;
+	ck_assert(!tf->is_qsbr);
 	holder_start(&h, tf);
 	expect_tight_poll_sleeps(tf, &h, "a reader was inside a section");
+}
+END_TEST
+
+/* How long the QSBR updater's slack is watched while it waits. */
+#define SLACK_WATCH_MS		50
+
+/*
+ * QSBR: an updater waiting for a reader that holds the grace period
+ * sleeps (on the futex), and its timer slack stays its own all along,
+ * since it has no polling sleep to tighten.
+ */
+START_TEST(test_qsbr_sleep_keeps_timer_slack)
+{
+	const struct test_flavor *tf = &test_flavors[TF_QSBR];
+	double deadline = harness_deadline(HARNESS_WAIT_S / 2);
+	struct slack_syncer s = { .tf = tf };
+	long samples = 0, own = 0, asleep = 0, ns;
+	double watch_end;
+	struct reader h;
+	pthread_t tid;
+	int os_tid, early;
+
+	holder_start(&h, tf);
+	harness_spawn(&tid, slack_syncer_fn, &s);
+	while (!(os_tid = atomic_load(&s.os_tid)) && !harness_past(deadline))
+		harness_sleep_ms(1);
+	/* Past the spin that precedes the sleep (as the polling test). */
+	harness_sleep_ms(SLACK_RAMP_MS);
+	/* Back to back, as in expect_tight_poll_sleeps(). */
+	watch_end = harness_now() + SLACK_WATCH_MS / 1000.0;
+	while (os_tid && harness_now() < watch_end) {
+		ns = task_timer_slack(os_tid);
+		samples++;
+		own += ns == SLACK_OWN_NS;
+		asleep += harness_task_state(os_tid) == 'S';
+		sched_yield();
+	}
+	early = atomic_load(&s.done);
+	reader_stop(&h);
+	harness_join(tid);
+
+	ck_assert_msg(os_tid != 0, "qsbr: the updater never started");
+	ck_assert_msg(!early, "qsbr: synchronize_rcu() returned while a "
+		      "reader was online without a quiescent state");
+	ck_assert_msg(asleep > 0, "qsbr: the waiting updater was never seen "
+		      "asleep in %ld samples", samples);
+	ck_assert_msg(own == samples, "qsbr: the waiting updater's timer slack "
+		      "was not its own in %ld of %ld samples", samples - own,
+		      samples);
+	ck_assert_int_eq(s.after, SLACK_OWN_NS);
 }
 END_TEST
 
@@ -1399,8 +1450,11 @@ static Suite *stats_suite(void)
 			    N_TEST_FLAVORS);
 	tcase_add_loop_test(tc, test_busy_reader_does_not_release_holder, 0,
 			    N_TEST_FLAVORS);
-	tcase_add_loop_test(tc, test_poll_sleep_timer_slack, 0,
+	/* QSBR does not poll: test_qsbr_sleep_keeps_timer_slack instead. */
+	tcase_add_loop_test(tc, test_poll_sleep_timer_slack, 0, TF_QSBR);
+	tcase_add_loop_test(tc, test_poll_sleep_timer_slack, TF_QSBR + 1,
 			    N_TEST_FLAVORS);
+	tcase_add_test(tc, test_qsbr_sleep_keeps_timer_slack);
 	tcase_add_test(tc, test_signal_ack_poll_timer_slack);
 	tcase_add_test(tc, test_signal_ack_wait_leaves_registry_free);
 	tcase_add_test(tc, test_signal_lost_is_sent_again);
