@@ -26,15 +26,15 @@
  *  - fork mode: each test runs in a fresh child, and creates (and tears
  *    down) all of its RCU state and threads itself: threads, workers and
  *    registrations set up by the parent do not exist in the child;
- *  - threads other than the test thread never call ck_assert (from them
- *    Check can only kill the test, without a message that says where):
- *    they record failures (harness_fail() of tests/harness/harness.h,
- *    counters) and the test thread asserts after pthread_join;
+ *  - threads other than the test thread never call ck_assert (without
+ *    fork mode it would longjmp across threads): they record failures
+ *    (harness_fail() of tests/harness/harness.h, counters) and the test
+ *    thread asserts after pthread_join;
  *  - waits on other threads are bounded by HARNESS_WAIT_S scaled by
- *    CK_TIMEOUT_MULTIPLIER; stress phases are bounded by fixed object
- *    pools and stop flags, and nothing asserts on speed (the gathering
- *    tests compare with the gather period in ways that a slow machine
- *    cannot break; see tests/callrcu/gather.c).
+ *    CK_TIMEOUT_MULTIPLIER (sanitizers run several times slower); stress
+ *    phases are bounded by fixed object pools and stop flags, and nothing
+ *    asserts on speed (the gathering tests compare with the gather period
+ *    in ways that a slow machine cannot break; see tests/callrcu/gather.c).
  *
  * Calling rules the tests follow: threads that call call_rcu() register
  * with the flavor (QSBR: and stay online only while they do so, announcing

@@ -11,10 +11,13 @@
  * popped exactly once, and a list taken by pop_all must hold each
  * producer's values in reverse push order.
  *
- * Conventions (engineering notes, section 3): fork mode; worker threads
- * never call ck_assert, they record failures (tests/harness/harness.h)
- * and the test thread asserts after pthread_join; stress phases last a
- * time budget scaled by CK_TIMEOUT_MULTIPLIER and never assert on speed.
+ * Conventions: fork mode, so that a crash or a sanitizer report is
+ * charged to its own test and no thread outlives it; worker threads never
+ * call ck_assert (without fork mode it would longjmp across threads),
+ * they record failures (tests/harness/harness.h) and the test thread
+ * asserts after pthread_join; stress phases last a time budget scaled by
+ * CK_TIMEOUT_MULTIPLIER (sanitizers run several times slower) and never
+ * assert on speed.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
