@@ -456,9 +456,9 @@ END_TEST
 /* Destroy refuses a table that still has nodes, which stays usable. */
 START_TEST(test_destroy_non_empty)
 {
-	int v;
 	struct lfht_item *items = items_new(2, 7);
 	struct cds_lfht *ht;
+	int v;
 
 	v = use_flavor(_i, 2);
 	ht = new_table(1, loop_flags[v]);
@@ -903,39 +903,56 @@ START_TEST(test_node_reuse)
 }
 END_TEST
 
-/* Forced resizes up and down keep every key findable. */
-START_TEST(test_resize)
+/*
+ * The walk of test_resize and test_bucket_allocators, on @ht with the test
+ * thread registered: the @n @items added, every key is findable (and
+ * nothing else there) after each resize to @sizes[]; then only the items
+ * i with i % @keep_mod == @keep_rem are kept, and the same holds after a
+ * resize to @mid and one to a single bucket.  Empties and destroys @ht,
+ * frees @items.
+ */
+static void resize_walk(struct cds_lfht *ht, struct lfht_item *items,
+			unsigned long n, const unsigned long *sizes,
+			size_t nr_sizes, unsigned long keep_mod,
+			unsigned long keep_rem, unsigned long mid)
 {
-	int v;
-	enum { N = 4096 };
-	static const unsigned long sizes[] = {
-		1UL << 14, 4, 1UL << 10, 1, 1UL << 16, 1UL << 12, 2,
-	};
-	struct lfht_item *items = items_new(N, 0);
-	struct cds_lfht *ht;
-	bool present[N];
+	bool *present = calloc(n, sizeof(*present));
 	unsigned long i;
 
-	v = use_flavor(_i, 2);
-	ht = new_table(1, loop_flags[v]);
-	tf->fl->register_thread();
-	add_all(ht, items, N);
-	for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+	ck_assert_ptr_nonnull(present);
+	add_all(ht, items, n);
+	check_exact(ht, items, n, NULL);
+	for (i = 0; i < nr_sizes; i++) {
 		cds_lfht_resize(ht, sizes[i]);
-		check_exact(ht, items, N, NULL);
+		check_exact(ht, items, n, NULL);
 	}
-	/* Remove half, then resize again. */
-	for (i = 0; i < N; i++) {
-		present[i] = i % 2 == 0;
+	for (i = 0; i < n; i++) {
+		present[i] = i % keep_mod == keep_rem;
 		if (!present[i])
 			ck_assert_int_eq(del(ht, &items[i].node), 0);
 	}
-	cds_lfht_resize(ht, 1UL << 13);
-	check_exact(ht, items, N, present);
+	cds_lfht_resize(ht, mid);
+	check_exact(ht, items, n, present);
 	cds_lfht_resize(ht, 1);
-	check_exact(ht, items, N, present);
+	check_exact(ht, items, n, present);
 	drain_and_destroy(ht, NULL);
 	api_end(items);
+	free(present);
+}
+
+/* Forced resizes up and down keep every key findable. */
+START_TEST(test_resize)
+{
+	static const unsigned long sizes[] = {
+		1UL << 14, 4, 1UL << 10, 1, 1UL << 16, 1UL << 12, 2,
+	};
+	int v = use_flavor(_i, 2);
+	struct cds_lfht *ht = new_table(1, loop_flags[v]);
+
+	tf->fl->register_thread();
+	/* Half of the keys removed, then resized again. */
+	resize_walk(ht, items_new(4096, 0), 4096, sizes,
+		    CAA_ARRAY_SIZE(sizes), 2, 0, 1UL << 13);
 }
 END_TEST
 
@@ -949,11 +966,11 @@ END_TEST
  */
 START_TEST(test_auto_resize)
 {
-	int v;
 	enum { N = 5000, AGAIN = 1000 };
 	struct lfht_item *items = items_new(N, 0);
 	struct cds_lfht *ht;
 	unsigned long i;
+	int v;
 
 	v = use_flavor(_i, 2);
 	ht = new_table(1, v ? CDS_LFHT_AUTO_RESIZE
@@ -996,13 +1013,13 @@ static void check_accounting(struct cds_lfht *ht, unsigned long expected)
 
 START_TEST(test_accounting)
 {
-	int v;
 	enum { N = 200 };
 	struct lfht_item *items = items_new(N, 0);
 	struct lfht_item *extra = items_new(3, 0);
 	struct cds_lfht *ht;
 	struct cds_lfht_iter iter;
 	unsigned long i, key = 0;
+	int v;
 
 	v = use_flavor(_i, 2);
 	ht = new_table(1, v ? CDS_LFHT_ACCOUNTING
@@ -1042,46 +1059,26 @@ END_TEST
 /*
  * Each bucket allocator of _cds_lfht_new(): add, lookup and del across
  * resizes, including past max_nr_buckets and below min_nr_alloc_buckets
- * (both clamped).  Loop index: allocator (i % 3), flags (i / 3).
+ * (both clamped).  Variant v (per flavor): allocator v % 3, flags v / 3.
  */
 START_TEST(test_bucket_allocators)
 {
-	int v;
 	static const struct cds_lfht_mm_type *const mms[] = {
 		&cds_lfht_mm_order, &cds_lfht_mm_chunk, &cds_lfht_mm_mmap,
 	};
 	static const unsigned long sizes[] = {
 		1UL << 16, 1UL << 18, 1, 1UL << 10, 1UL << 4, 1UL << 15,
 	};
-	enum { N = 5000 };
-	const unsigned long max = 1UL << 16;
-	struct lfht_item *items = items_new(N, 0);
-	struct cds_lfht *ht;
-	bool present[N];
-	unsigned long i;
+	int v = use_flavor(_i, 6);
+	struct cds_lfht *ht = _cds_lfht_new(1, 16, 1UL << 16,
+					    loop_flags[v / 3], mms[v % 3],
+					    tf->fl, NULL);
 
-	v = use_flavor(_i, 6);
-	ht = _cds_lfht_new(1, 16, max, loop_flags[v / 3], mms[v % 3],
-			   tf->fl, NULL);
 	ck_assert_ptr_nonnull(ht);
 	tf->fl->register_thread();
-	add_all(ht, items, N);
-	check_exact(ht, items, N, NULL);
-	for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
-		cds_lfht_resize(ht, sizes[i]);
-		check_exact(ht, items, N, NULL);
-	}
-	for (i = 0; i < N; i++) {
-		present[i] = i % 3 == 1;
-		if (!present[i])
-			ck_assert_int_eq(del(ht, &items[i].node), 0);
-	}
-	cds_lfht_resize(ht, 1UL << 12);
-	check_exact(ht, items, N, present);
-	cds_lfht_resize(ht, 1);
-	check_exact(ht, items, N, present);
-	drain_and_destroy(ht, NULL);
-	api_end(items);
+	/* A third of the keys kept. */
+	resize_walk(ht, items_new(5000, 0), 5000, sizes,
+		    CAA_ARRAY_SIZE(sizes), 3, 1, 1UL << 12);
 }
 END_TEST
 
@@ -1459,12 +1456,12 @@ static void *upd_reader(void *arg)
 
 START_TEST(test_stress_updates)
 {
-	int v;
 	struct stress st = { 0 };
 	struct worker upd[NR_UPDATERS], rd[NR_READERS];
 	pthread_t resizer;
 	unsigned long total, own = 0;
 	unsigned int i, k;
+	int v;
 
 	v = use_flavor(_i, 2);
 	st.ht = new_table(1, loop_flags[v]);
@@ -1574,13 +1571,13 @@ static void *stable_reader(void *arg)
 
 START_TEST(test_stress_stable)
 {
-	int v;
 	struct stress st = { 0 };
 	struct worker upd[NR_UPDATERS], rd[NR_READERS];
 	struct lfht_item *it;
 	pthread_t resizer;
 	unsigned long key;
 	unsigned int i;
+	int v;
 
 	v = use_flavor(_i, 2);
 	st.ht = new_table(1, loop_flags[v]);
@@ -1719,13 +1716,13 @@ static void *repl_reader(void *arg)
 
 START_TEST(test_stress_replace)
 {
-	int v;
 	struct stress st = { 0 };
 	struct worker upd[2], rd[NR_READERS];
 	struct lfht_item *it;
 	pthread_t resizer;
 	unsigned long key;
 	unsigned int i;
+	int v;
 
 	v = use_flavor(_i, 2);
 	st.ht = new_table(1, loop_flags[v]);
@@ -1804,12 +1801,12 @@ END_TEST
  */
 START_TEST(test_fork_auto_resize)
 {
-	int v;
 	enum { N = 20000 };
 	struct lfht_item *items = items_new(2 * N, 0);
 	struct cds_lfht *ht;
 	pid_t pid;
 	int status;
+	int v;
 
 	v = use_flavor(_i, 2);
 	ht = new_table(1, v ? CDS_LFHT_AUTO_RESIZE
