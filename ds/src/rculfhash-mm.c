@@ -18,8 +18,8 @@
 #include <unistd.h>
 
 #include "rculfhash-internal.h"
-#include "alloc.h"
-#include "export.h"
+#include "urcu-alloc.h"
+#include "urcu-export.h"
 
 #define NODE_SIZE	sizeof(struct cds_lfht_node)
 #define NODE_ALIGN	__alignof__(struct cds_lfht_node)

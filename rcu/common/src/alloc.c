@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "urcu-build-config.h"
-#include "alloc.h"
+#include "urcu-alloc.h"
 
 #ifdef URCU_HAVE_JEMALLOC
 #define JEMALLOC_NO_DEMANGLE
