@@ -10,6 +10,12 @@
 
 #define URCU_API	__attribute__((visibility("default")))
 /*
+ * Exported for this project's own libraries and test suites only, such as
+ * liburcu-common's allocation layer (urcu-alloc.h): not API.  The version
+ * scripts put these symbols in a separate private node (URCU_PRIVATE_0).
+ */
+#define URCU_PRIVATE_API	__attribute__((visibility("default")))
+/*
  * On extern declarations of internal variables: -fvisibility=hidden only
  * covers definitions, and without this the compiler reaches them through
  * the GOT.
