@@ -23,6 +23,7 @@ URCU_API int urcu_bp_has_sys_membarrier;
 /* Signal mask saved by urcu_bp_before_fork(). */
 static sigset_t fork_saved_mask;
 
+/* Step (b) of a grace period (gp-synchronize.h), as memb's. */
 static void master_mb(struct cds_list_head *readers,
 		struct urcu__stall_watch *stall)
 {

@@ -34,12 +34,8 @@
  * Consume load; paired with the release store of _rcu_set_pointer() /
  * _rcu_assign_pointer() (or the full barrier of _rcu_xchg_pointer() /
  * _rcu_cmpxchg_pointer()) in the updater.  GCC and Clang implement
- * consume as acquire.  That costs nothing on x86 (every load has acquire
- * semantics under TSO) and at most a slightly stronger load elsewhere,
- * and it is what lets ThreadSanitizer see the publication: TSan builds
- * happens-before only from acquire loads reading a release store, so a
- * relaxed or volatile load here would make every reader access to the
- * published object look like a race.
+ * consume as acquire: free on x86 (TSO), and it lets ThreadSanitizer see
+ * the publication, which a relaxed load would hide from it.
  */
 #define _rcu_dereference(p)	__atomic_load_n(&(p), __ATOMIC_CONSUME)
 
