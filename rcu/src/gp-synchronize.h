@@ -104,6 +104,8 @@ struct urcu__gp_ops {
 	/* Flavor name, and what a reader holding a grace period is doing. */
 	const char *name;
 	const char *holding;
+	/* Reader words count section nesting (all flavors but QSBR). */
+	bool section_words;
 };
 
 struct urcu__gp_state {
@@ -263,6 +265,7 @@ static inline void urcu__synchronize(struct urcu__gp_state *st,
 					      __ATOMIC_RELAXED),
 		.flavor = ops->name,
 		.holding = ops->holding,
+		.section_words = ops->section_words,
 		.warnings = &st->stats.stall_warnings,
 		.stats_start_ns = &st->stats.start_ns,
 	};
