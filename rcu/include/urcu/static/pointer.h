@@ -69,10 +69,15 @@
  * pointer, which may be reclaimed after a grace period.  Full barrier
  * (uatomic_xchg default order, CMM_SEQ_CST_FENCE): publishes like a
  * release store, pairs with _rcu_dereference(), and orders the caller's
- * later accesses (e.g. the grace-period wait) after the exchange.
+ * later accesses (e.g. the grace-period wait) after the exchange.  v is
+ * converted implicitly, so a pointer of another type is diagnosed (the
+ * uatomic operations cast).
  */
 #define _rcu_xchg_pointer(pp, v)					\
-	uatomic_xchg_mo(pp, v, CMM_SEQ_CST_FENCE)
+	__extension__ ({						\
+		_urcu_unqual(*(pp)) _urcu_xchg_p = (v);			\
+		uatomic_xchg_mo(pp, _urcu_xchg_p, CMM_SEQ_CST_FENCE);	\
+	})
 
 /*
  * _rcu_cmpxchg_pointer(pp, old, new): if *pp equals old, publish new.
@@ -80,9 +85,14 @@
  * then be reclaimed after a grace period), the current value otherwise
  * (which must not be freed).  Full barrier whether or not it succeeds
  * (CMM_SEQ_CST_FENCE for both outcomes); pairs with _rcu_dereference().
+ * old and new are converted implicitly, as in _rcu_xchg_pointer().
  */
 #define _rcu_cmpxchg_pointer(pp, old, _new)				\
-	uatomic_cmpxchg_mo(pp, old, _new, CMM_SEQ_CST_FENCE,		\
-			   CMM_SEQ_CST_FENCE)
+	__extension__ ({						\
+		_urcu_unqual(*(pp)) _urcu_cas_p_old = (old);		\
+		_urcu_unqual(*(pp)) _urcu_cas_p_new = (_new);		\
+		uatomic_cmpxchg_mo(pp, _urcu_cas_p_old, _urcu_cas_p_new, \
+				   CMM_SEQ_CST_FENCE, CMM_SEQ_CST_FENCE); \
+	})
 
 #endif /* _URCU_STATIC_POINTER_H */
