@@ -8,6 +8,7 @@
  */
 #define _LGPL_SOURCE
 #include <urcu.h>
+#include <urcu/annotate.h>
 #include <urcu/arch.h>
 #include <urcu/call-rcu.h>
 #include <urcu/compiler.h>
@@ -84,7 +85,12 @@ static void enumerators(void)
 	enum cmm_memorder orders[] = { CMM_RELAXED, CMM_CONSUME, CMM_ACQUIRE,
 				       CMM_RELEASE, CMM_ACQ_REL, CMM_SEQ_CST,
 				       CMM_SEQ_CST_FENCE };
+	cmm_annotate_t group_states[] = { CMM_ANNOTATE_VOID, CMM_ANNOTATE_LOAD,
+					  CMM_ANNOTATE_STORE, CMM_ANNOTATE_MB };
+	cmm_annotate_define(group);
 
+	USE(group_states);
+	cmm_annotate_group_mb_release(&group);
 	USE(lfht_flags);
 	USE(wfs_state);
 	USE(wfcq_state);
