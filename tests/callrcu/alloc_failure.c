@@ -1,8 +1,8 @@
 /*
  * call_rcu suite, concern "alloc_failure": what the call_rcu, defer and
- * polling calls do when the library cannot allocate
- * (URCU_ALLOC_FAIL_AFTER, read at the library's first allocation in this
- * process, so set before any RCU call).
+ * polling calls do when the library cannot allocate, injected with
+ * liburcu-common's test hook urcu__alloc_fail_after() before any RCU call
+ * (each test runs in a fresh process).
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -11,11 +11,13 @@
 #include <stdlib.h>
 
 #include "callrcu.h"
+/* liburcu-common's private interface: urcu__alloc_fail_after(). */
+#include "urcu-alloc.h"
 
 START_TEST(test_alloc_fail_errors)
 {
 	flavor = &test_flavors[_i];
-	ck_assert_int_eq(setenv("URCU_ALLOC_FAIL_AFTER", "0", 1), 0);
+	urcu__alloc_fail_after(0);
 	caller_enter();
 	errno = 0;
 	ck_assert_ptr_null(flavor->create_call_rcu_data(0, -1));
@@ -44,7 +46,7 @@ START_TEST(test_alloc_fail_set_cpu)
 	struct call_rcu_data *crdp;
 
 	flavor = &test_flavors[_i];
-	ck_assert_int_eq(setenv("URCU_ALLOC_FAIL_AFTER", "1", 1), 0);
+	urcu__alloc_fail_after(1);
 	crdp = flavor->create_call_rcu_data(0, -1);
 	ck_assert_ptr_nonnull(crdp);
 	errno = 0;
@@ -63,7 +65,7 @@ END_TEST
 START_TEST(test_alloc_fail_call_rcu_fallback)
 {
 	flavor = &test_flavors[_i];
-	ck_assert_int_eq(setenv("URCU_ALLOC_FAIL_AFTER", "0", 1), 0);
+	urcu__alloc_fail_after(0);
 	track_alloc(3);
 	flavor->call_rcu(&objs[0].head, track_cb);
 	ck_assert_int_eq(atomic_load(&runs[0]), 1);
@@ -85,7 +87,7 @@ START_TEST(test_alloc_fail_poll)
 	struct urcu_gp_poll_state state;
 
 	flavor = &test_flavors[_i];
-	ck_assert_int_eq(setenv("URCU_ALLOC_FAIL_AFTER", "0", 1), 0);
+	urcu__alloc_fail_after(0);
 	state = flavor->start_poll_synchronize_rcu();
 	flavor->fl->update_synchronize_rcu();
 	ck_assert(flavor->poll_state_synchronize_rcu(state));
