@@ -1418,6 +1418,58 @@ static void stress_end(struct stress *st)
 	tf->fl->unregister_thread();
 }
 
+/*
+ * The frame of every stress test, under the flavor and flags of loop
+ * index @i: a new table holding keys [0, @prefill); NR_UPDATERS updaters
+ * running @upd_fn (updater k owns the keys from @own_base + k * OWN_KEYS
+ * on) and NR_READERS readers running @rd_fn into @upd and @rd, with the
+ * resizer, for the stress budget.  Returns with them joined, the test
+ * thread registered, the callbacks they queued run, and their failures
+ * and the resizer's progress asserted (@who names the test).
+ */
+static void stress_run(int i, struct stress *st, unsigned long prefill,
+		       void *(*upd_fn)(void *), unsigned long own_base,
+		       struct worker *upd, void *(*rd_fn)(void *),
+		       struct worker *rd, const char *who)
+{
+	struct lfht_item *it;
+	pthread_t resizer;
+	unsigned long key;
+	unsigned int k;
+
+	memset(st, 0, sizeof(*st));
+	st->ht = new_table(1, loop_flags[use_flavor(i, 2)]);
+	tf->fl->register_thread();
+	for (key = 0; key < prefill; key++) {
+		it = lfht_item_new(key);
+		tf->fl->read_lock();
+		ck_assert_ptr_eq(cds_lfht_add_unique(st->ht, lfht_hash(key),
+						     lfht_match, &key, &it->node),
+				 &it->node);
+		tf->fl->read_unlock();
+	}
+	tf->fl->unregister_thread();
+	for (k = 0; k < NR_UPDATERS; k++)
+		worker_init(&upd[k], st, k, own_base + k * OWN_KEYS);
+	for (k = 0; k < NR_READERS; k++)
+		worker_init(&rd[k], st, NR_UPDATERS + k, 0);
+	st->deadline = harness_deadline(STRESS_S);
+	for (k = 0; k < NR_UPDATERS; k++)
+		harness_spawn(&upd[k].thread, upd_fn, &upd[k]);
+	for (k = 0; k < NR_READERS; k++)
+		harness_spawn(&rd[k].thread, rd_fn, &rd[k]);
+	harness_spawn(&resizer, resizer_thread, st);
+	for (k = 0; k < NR_UPDATERS; k++)
+		harness_join(upd[k].thread);
+	for (k = 0; k < NR_READERS; k++)
+		harness_join(rd[k].thread);
+	harness_join(resizer);
+	tf->fl->register_thread();
+	tf->fl->barrier();
+	harness_assert_no_failures(who);
+	ck_assert_uint_gt(st->resizes, 0);
+}
+
 /* ------------------------------------------------------------------------
  * Stress "updates".
  */
@@ -1466,35 +1518,13 @@ static void *upd_reader(void *arg)
 
 START_TEST(test_stress_updates)
 {
-	struct stress st = { 0 };
 	struct worker upd[NR_UPDATERS], rd[NR_READERS];
-	pthread_t resizer;
 	unsigned long total, own = 0;
+	struct stress st;
 	unsigned int i, k;
-	int v;
 
-	v = use_flavor(_i, 2);
-	st.ht = new_table(1, loop_flags[v]);
-	for (i = 0; i < NR_UPDATERS; i++)
-		worker_init(&upd[i], &st, i, i * OWN_KEYS);
-	for (i = 0; i < NR_READERS; i++)
-		worker_init(&rd[i], &st, NR_UPDATERS + i, 0);
-	st.deadline = harness_deadline(STRESS_S);
-	for (i = 0; i < NR_UPDATERS; i++)
-		harness_spawn(&upd[i].thread, upd_updater, &upd[i]);
-	for (i = 0; i < NR_READERS; i++)
-		harness_spawn(&rd[i].thread, upd_reader, &rd[i]);
-	harness_spawn(&resizer, resizer_thread, &st);
-	for (i = 0; i < NR_UPDATERS; i++)
-		harness_join(upd[i].thread);
-	for (i = 0; i < NR_READERS; i++)
-		harness_join(rd[i].thread);
-	harness_join(resizer);
-	tf->fl->register_thread();
-	tf->fl->barrier();
-	harness_assert_no_failures("stress_updates");
-	ck_assert_uint_gt(st.resizes, 0);
-
+	stress_run(_i, &st, 0, upd_updater, 0, upd, upd_reader, rd,
+		   "stress_updates");
 	for (i = 0; i < NR_UPDATERS; i++) {
 		check_model(st.ht, &upd[i]);
 		for (k = 0; k < OWN_KEYS; k++)
@@ -1581,45 +1611,13 @@ static void *stable_reader(void *arg)
 
 START_TEST(test_stress_stable)
 {
-	struct stress st = { 0 };
 	struct worker upd[NR_UPDATERS], rd[NR_READERS];
-	struct lfht_item *it;
-	pthread_t resizer;
+	struct stress st;
 	unsigned long key;
 	unsigned int i;
-	int v;
 
-	v = use_flavor(_i, 2);
-	st.ht = new_table(1, loop_flags[v]);
-	tf->fl->register_thread();
-	for (key = 0; key < STABLE_KEYS; key++) {
-		it = lfht_item_new(key);
-		tf->fl->read_lock();
-		ck_assert_ptr_eq(cds_lfht_add_unique(st.ht, lfht_hash(key),
-						     lfht_match, &key, &it->node),
-				 &it->node);
-		tf->fl->read_unlock();
-	}
-	tf->fl->unregister_thread();
-	for (i = 0; i < NR_UPDATERS; i++)
-		worker_init(&upd[i], &st, i, STABLE_KEYS + i * OWN_KEYS);
-	for (i = 0; i < NR_READERS; i++)
-		worker_init(&rd[i], &st, NR_UPDATERS + i, 0);
-	st.deadline = harness_deadline(STRESS_S);
-	for (i = 0; i < NR_UPDATERS; i++)
-		harness_spawn(&upd[i].thread, stable_updater, &upd[i]);
-	for (i = 0; i < NR_READERS; i++)
-		harness_spawn(&rd[i].thread, stable_reader, &rd[i]);
-	harness_spawn(&resizer, resizer_thread, &st);
-	for (i = 0; i < NR_UPDATERS; i++)
-		harness_join(upd[i].thread);
-	for (i = 0; i < NR_READERS; i++)
-		harness_join(rd[i].thread);
-	harness_join(resizer);
-	tf->fl->register_thread();
-	tf->fl->barrier();
-	harness_assert_no_failures("stress_stable");
-	ck_assert_uint_gt(st.resizes, 0);
+	stress_run(_i, &st, STABLE_KEYS, stable_updater, STABLE_KEYS, upd,
+		   stable_reader, rd, "stress_stable");
 	for (i = 0; i < NR_READERS; i++)
 		ck_assert_uint_gt(rd[i].ops, 0);
 	for (i = 0; i < NR_UPDATERS; i++)
@@ -1726,44 +1724,13 @@ static void *repl_reader(void *arg)
 
 START_TEST(test_stress_replace)
 {
-	struct stress st = { 0 };
-	struct worker upd[2], rd[NR_READERS];
-	struct lfht_item *it;
-	pthread_t resizer;
+	struct worker upd[NR_UPDATERS], rd[NR_READERS];
+	struct stress st;
 	unsigned long key;
-	unsigned int i;
-	int v;
 
-	v = use_flavor(_i, 2);
-	st.ht = new_table(1, loop_flags[v]);
-	tf->fl->register_thread();
-	for (key = 0; key < REPL_KEYS; key++) {
-		it = lfht_item_new(key);
-		tf->fl->read_lock();
-		ck_assert_ptr_eq(cds_lfht_add_unique(st.ht, lfht_hash(key),
-						     lfht_match, &key, &it->node),
-				 &it->node);
-		tf->fl->read_unlock();
-	}
-	tf->fl->unregister_thread();
-	for (i = 0; i < 2; i++)
-		worker_init(&upd[i], &st, i, 0);
-	for (i = 0; i < NR_READERS; i++)
-		worker_init(&rd[i], &st, 2 + i, 0);
-	st.deadline = harness_deadline(STRESS_S);
-	for (i = 0; i < 2; i++)
-		harness_spawn(&upd[i].thread, repl_updater, &upd[i]);
-	for (i = 0; i < NR_READERS; i++)
-		harness_spawn(&rd[i].thread, repl_reader, &rd[i]);
-	harness_spawn(&resizer, resizer_thread, &st);
-	for (i = 0; i < 2; i++)
-		harness_join(upd[i].thread);
-	for (i = 0; i < NR_READERS; i++)
-		harness_join(rd[i].thread);
-	harness_join(resizer);
-	tf->fl->register_thread();
-	tf->fl->barrier();
-	harness_assert_no_failures("stress_replace");
+	/* Own keys unused: the updaters replace the prefilled ones. */
+	stress_run(_i, &st, REPL_KEYS, repl_updater, 0, upd, repl_reader, rd,
+		   "stress_replace");
 	for (key = 0; key < REPL_KEYS; key++)
 		ck_assert_uint_eq(nr_dups(st.ht, key), 1);
 	ck_assert_uint_eq(check_unique(st.ht, REPL_KEYS), REPL_KEYS);
