@@ -85,10 +85,12 @@ void urcu__flavor_fork_child(void);
 #define urcu__flavor_checked		URCU__FLAVOR_SYM(checked)
 extern URCU_HIDDEN int urcu__flavor_checked;
 #define urcu__read_lock_checked		URCU__FLAVOR_SYM(read_lock_checked)
+#define urcu__read_unlock_checked	URCU__FLAVOR_SYM(read_unlock_checked)
 #define urcu__quiescent_state_checked	URCU__FLAVOR_SYM(quiescent_state_checked)
 #define urcu__thread_offline_checked	URCU__FLAVOR_SYM(thread_offline_checked)
 #define urcu__thread_online_checked	URCU__FLAVOR_SYM(thread_online_checked)
 void urcu__read_lock_checked(void);
+void urcu__read_unlock_checked(void);	/* QSBR only */
 void urcu__quiescent_state_checked(void);
 void urcu__thread_offline_checked(void);
 void urcu__thread_online_checked(void);
