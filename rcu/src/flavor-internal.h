@@ -57,6 +57,7 @@
 #define URCU__FLAVOR_SYM(name)	URCU__XCAT3(urcu_, URCU__FLAVOR_NAME, __##name)
 
 #include "gp-synchronize.h"
+#include "lockdep-hooks.h"
 #include "reader-registry.h"
 
 /* The flavor's reader registry and grace-period state (gp-core.c). */
@@ -233,6 +234,7 @@ static inline void urcu__synchronize_outside_section(
 {
 	bool parked;
 
+	urcu__lockdep_wait_gp("synchronize_rcu()");
 	urcu__check_outside_section(&URCU_TLS(rcu_reader),
 		"synchronize_rcu() called",
 		"the grace period would wait for the caller forever");
