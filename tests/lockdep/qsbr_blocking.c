@@ -1,11 +1,15 @@
 /*
- * A blocking call inside a QSBR read-side critical section, by an online
- * thread: it holds up every grace period while it blocks.  QSBR only
- * tracks its sections when the read side is checked: run it with
+ * Inside a QSBR read-side critical section, by an online thread.  QSBR
+ * only tracks its sections when the read side is checked: run it with
  * URCU_DEBUG=1.
  *
- *   qsbr_blocking mutex        pthread_mutex_lock();
- *   qsbr_blocking synchronize  synchronize_rcu() of another flavor (memb).
+ *   qsbr_blocking synchronize  synchronize_rcu() of another flavor (memb):
+ *                              a blocking call, holding up every QSBR
+ *                              grace period while it waits;
+ *   qsbr_blocking mutex        pthread_mutex_lock() of a mutex that no
+ *                              holder keeps across a grace period: fine
+ *                              (no report), as the flavors' call_rcu()
+ *                              and the hash table do inside sections.
  */
 #include <pthread.h>
 #include <string.h>

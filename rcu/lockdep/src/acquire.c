@@ -5,14 +5,13 @@
  * Before an acquisition that may wait (not a successful try-lock):
  *  - taking again a lock the thread holds, unless the lock allows it, is
  *    reported: the thread would wait for itself;
- *  - inside a marked QSBR read-side section of an online thread, it is a
- *    blocking call (docs/lockdep.md, "Reports");
  *  - it adds an edge from each held lock's class, and from rcu_read(F)
  *    for each flavor F whose read side the thread holds.
  * Only after the lock's own code succeeded is the lock pushed on the
  * thread's held stack (ld_acquired()).  A wait (synchronize_rcu() and
  * the like) is an acquisition that ends at once: it adds its edges but
- * nothing is pushed.
+ * nothing is pushed; inside a marked QSBR read-side section of an online
+ * thread it is a blocking call (docs/lockdep.md, "Reports").
  */
 #include <string.h>
 
@@ -132,13 +131,15 @@ void ld_acquire(struct ld_thread *t, const void *inst, uint32_t cls,
 		}
 		return;
 	}
+	/*
+	 * An online QSBR thread that takes a lock, inside a section or not,
+	 * adds the edge rcu_read(qsbr) -> lock: a deadlock if that lock is
+	 * ever held across a QSBR grace period, reported as a cycle.  A lock
+	 * whose holders never wait for one is fine (the flavors' call_rcu()
+	 * and the hash table take such locks inside sections), so lock
+	 * acquisitions are not "blocking calls" below.
+	 */
 	rcu_held = ld_flavors_held(t, &in_section);
-	if (in_section & rcu_held & (1U << LD_FLAVOR_QSBR)) {
-		context(t, &now, flags, op, ip);
-		have_now = true;
-		ld_report_misuse(LD_QSBR_BLOCKING, t, cls, LD_FLAVOR_QSBR,
-				 &now);
-	}
 	add_edges(t, cls, flags, rcu_held, &now, &have_now, op, ip);
 }
 

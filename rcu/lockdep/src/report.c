@@ -338,14 +338,13 @@ void ld_report_misuse(enum ld_misuse kind, struct ld_thread *t, uint32_t cls,
 		put("  The thread waits for itself.\n");
 		break;
 	case LD_QSBR_BLOCKING:
-		put(" %s %s in %s inside a read-side critical section of qsbr, "
-		    "online:\n", now->wait ? "waits for" : "takes",
-		    describe_class(cls), now->op);
+		put(" waits for %s in %s inside a read-side critical section "
+		    "of qsbr, online:\n", describe_class(cls), now->op);
 		put_stack(now, "      ");
-		put("  An online QSBR thread holds up every grace period while "
-		    "it blocks, and a QSBR\n  thread may not go offline inside "
-		    "a section; if the holder waits for a grace\n  period, "
-		    "this deadlocks.\n");
+		put("  An online QSBR thread holds up every QSBR grace period "
+		    "while it waits, and may\n  not go offline inside a "
+		    "section; if what it waits for waits for a QSBR grace\n"
+		    "  period, this deadlocks.\n");
 		break;
 	default:
 		put(" takes %s in %s while holding %d locks; the validator "
