@@ -17,7 +17,8 @@
 
 #include "lockdep.h"
 
-struct ld_held *ld_find_held(struct ld_thread *t, const void *inst)
+/* The topmost held entry of @inst, or NULL. */
+static struct ld_held *find_held(struct ld_thread *t, const void *inst)
 {
 	unsigned i = t->n_held;
 
@@ -121,7 +122,7 @@ void ld_acquire(struct ld_thread *t, const void *inst, uint32_t cls,
 
 	if (!cls || (flags & LD_TRY))
 		return;
-	h = ld_find_held(t, inst);
+	h = find_held(t, inst);
 	if (h) {
 		if (!may_recurse(h, flags)) {
 			context(t, &now, flags, op, ip);
@@ -151,7 +152,7 @@ void ld_acquired(struct ld_thread *t, const void *inst, uint32_t cls,
 	if (!cls)
 		return;
 	/* Otherwise a second entry: each release pops the topmost one. */
-	h = ld_find_held(t, inst);
+	h = find_held(t, inst);
 	if (h && may_recurse(h, flags)) {
 		h->count++;
 		return;
@@ -175,7 +176,7 @@ void ld_acquired(struct ld_thread *t, const void *inst, uint32_t cls,
 void ld_release(struct ld_thread *t, const void *inst, uint32_t cls,
 		const char *op, uintptr_t ip)
 {
-	struct ld_held *h = ld_find_held(t, inst);
+	struct ld_held *h = find_held(t, inst);
 
 	if (!h) {
 		struct ld_context now;

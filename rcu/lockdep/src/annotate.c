@@ -26,6 +26,7 @@ static uint32_t class_of(struct urcu_lockdep_class *c)
 
 	if (id)
 		return (uint32_t) id;
+	ld_flavors_init();	/* the flavors' classes first, by their names */
 	id = ld_class_by_name(c->name ? c->name : "(unnamed)", LD_USER, -1);
 	if (id && ld_class((uint32_t) id)->flavor >= 0)
 		ld_flavors_lookup_object(c);

@@ -23,6 +23,7 @@ LD_API void urcu_##flavor##_defer_rcu(void (*fct)(void *p), void *p)	\
 	LD_NEXT(real, "urcu_" #flavor "_defer_rcu");			\
 	if (!ld_bypass()) {						\
 		t = ld_thread_enter();					\
+		ld_flavors_init();	/* called before start-up? */	\
 		ld_wait(t, ld_flavor_defer_class(index), "defer_rcu()", ip); \
 		ld_thread_leave(t);					\
 	}								\

@@ -86,10 +86,21 @@ static void pseudo_class(const char *fmt, enum ld_kind kind, int flavor,
 		*out = id;
 }
 
+/*
+ * Create the pseudo-lock classes and look for the flavors: at start-up,
+ * or earlier when a flavor announces a wait from another object's
+ * constructor (so that its class is known as the flavor's, not as a
+ * user's of the same name).  Idempotent: racing callers find the same
+ * classes by name.
+ */
 void ld_flavors_init(void)
 {
+	static int ready;
 	int i;
 
+	/* Acquire: pairs with the release below, for read_cls & co. */
+	if (__atomic_load_n(&ready, __ATOMIC_ACQUIRE))
+		return;
 	for (i = 0; i < LD_NR_FLAVORS; i++) {
 		pseudo_class("rcu_read(%s)", LD_RCU_READ, i,
 			     &flavors[i].read_cls);
@@ -98,6 +109,7 @@ void ld_flavors_init(void)
 			     &flavors[i].defer_cls);
 	}
 	ld_flavors_lookup(RTLD_DEFAULT);
+	__atomic_store_n(&ready, 1, __ATOMIC_RELEASE);
 }
 
 void ld_flavors_lookup(void *scope)

@@ -226,6 +226,6 @@ void ld_edge_add(uint32_t from, uint32_t to, uint32_t type,
 	if (n) {
 		/* Edges are never freed or changed but for @types. */
 		path[n] = e;
-		ld_report_cycle(path, n + 1, ctx, type);
+		ld_report_cycle(path, n + 1, ctx);
 	}
 }

@@ -190,8 +190,6 @@ static inline void ld_thread_leave(struct ld_thread *t)
 /* Fill @c for @t doing @op, called from @ip (0: no backtrace). */
 LD_HIDDEN void ld_thread_context(struct ld_thread *t, struct ld_context *c,
 				 const char *op, uintptr_t ip);
-/* The calling thread ends (pthread_exit() called at @ip, or 0). */
-LD_HIDDEN void ld_thread_exit_check(uintptr_t ip);
 LD_HIDDEN void ld_thread_fork_child(void);
 
 /* arena.c: memory that is never freed, zeroed. */
@@ -268,9 +266,6 @@ LD_HIDDEN void ld_release(struct ld_thread *t, const void *inst,
 /* Before waiting for every holder of @cls. */
 LD_HIDDEN void ld_wait(struct ld_thread *t, uint32_t cls, const char *what,
 		       uintptr_t ip);
-/* The topmost held entry of @inst, or NULL. */
-LD_HIDDEN struct ld_held *ld_find_held(struct ld_thread *t,
-				       const void *inst);
 
 /* symbolize.c */
 /* Up to @max return addresses, from the caller's call at @ip outwards. */
@@ -296,7 +291,7 @@ enum ld_misuse {
 };
 /* @path: the cycle's edges, the one being added last (seen @now). */
 LD_HIDDEN void ld_report_cycle(struct ld_edge **path, unsigned n,
-			       const struct ld_context *now, uint32_t now_type);
+			       const struct ld_context *now);
 LD_HIDDEN void ld_report_misuse(enum ld_misuse kind, struct ld_thread *t,
 				uint32_t cls, int flavor,
 				const struct ld_context *now);

@@ -197,12 +197,11 @@ static void put_edge(uint32_t from, uint32_t to, const struct ld_context *c,
 }
 
 void ld_report_cycle(struct ld_edge **path, unsigned n,
-		     const struct ld_context *now, uint32_t now_type)
+		     const struct ld_context *now)
 {
 	bool rcu = false;
 	unsigned i;
 
-	(void) now_type;
 	begin("possible deadlock: lock order cycle");
 	put("  %s", describe_class(path[0]->from));
 	for (i = 0; i < n; i++)

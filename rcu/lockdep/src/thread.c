@@ -74,7 +74,8 @@ void ld_thread_fork_child(void)
 	}
 }
 
-void ld_thread_exit_check(uintptr_t ip)
+/* The calling thread ends (pthread_exit() called at @ip, or 0). */
+static void exit_check(uintptr_t ip)
 {
 	struct ld_thread *t;
 	struct ld_context now;
@@ -115,7 +116,7 @@ static void *start_thread(void *p)
 	ld_flavors_thread_start(t);
 	ld_thread_leave(t);
 	ret = s.fn(s.arg);
-	ld_thread_exit_check(0);	/* no stack: it returned */
+	exit_check(0);	/* no stack: it returned */
 	return ret;
 }
 
@@ -152,6 +153,6 @@ LD_API void pthread_exit(void *ret)
 	static void (*real)(void *) __attribute__((noreturn));
 
 	LD_NEXT(real, "pthread_exit");
-	ld_thread_exit_check((uintptr_t) __builtin_return_address(0));
+	exit_check((uintptr_t) __builtin_return_address(0));
 	real(ret);
 }
