@@ -151,23 +151,50 @@ void ld_flavors_lookup_object(const void *addr)
 	dlclose(handle);
 }
 
-/* The calling thread's QSBR reader record, or NULL. */
-static struct urcu_reader *qsbr_reader(struct ld_thread *t)
+/*
+ * The calling thread's reader record of flavor @f (thread-local, part of
+ * the flavor's inline ABI), or NULL when it cannot be found (a flavor
+ * loaded RTLD_LOCAL): looked up at thread start, and again once a flavor
+ * is found later.
+ */
+static struct urcu_reader *reader_of(struct ld_thread *t, int f)
 {
 	/* Relaxed: see ld_flavors_lookup(). */
 	unsigned gen = __atomic_load_n(&found_gen, __ATOMIC_RELAXED);
+	int i;
 
-	if (t->qsbr_gen != gen) {
-		t->qsbr_gen = gen;
-		t->qsbr_reader = flavors[LD_FLAVOR_QSBR].read_ongoing ?
-				 dlsym(RTLD_DEFAULT, "urcu_qsbr_reader") : NULL;
+	if (t->readers_gen != gen) {
+		t->readers_gen = gen;
+		for (i = 0; i < LD_NR_FLAVORS; i++) {
+			char sym[32];
+
+			snprintf(sym, sizeof(sym), "urcu_%s_reader",
+				 flavors[i].name);
+			t->readers[i] = flavors[i].read_ongoing ?
+					dlsym(RTLD_DEFAULT, sym) : NULL;
+		}
 	}
-	return t->qsbr_reader;
+	return t->readers[f];
 }
 
 void ld_flavors_thread_start(struct ld_thread *t)
 {
-	(void) qsbr_reader(t);
+	(void) reader_of(t, 0);
+}
+
+/*
+ * Whether reader record @r, whose read_ongoing() is true, shows sections
+ * rather than unlocks without a lock: such an rcu_read_unlock() in a read
+ * side inlined without URCU_DEBUG borrows from the epoch and leaves the
+ * nesting count at its maximum, which the flavors read as a negative depth
+ * (rcu/src/gp-stall.h, urcu__section_depth()) and report as that unlock
+ * when the thread waits for a grace period; the validator leaves it to
+ * them.  Only this thread writes its record.
+ */
+static bool in_sections(const struct urcu_reader *r)
+{
+	return !r || (r->ctr & URCU_GP_CTR_NEST_MASK)
+		     <= URCU_GP_CTR_NEST_MASK / 2;
 }
 
 unsigned ld_flavors_held(struct ld_thread *t, unsigned *in_section)
@@ -184,14 +211,15 @@ unsigned ld_flavors_held(struct ld_thread *t, unsigned *in_section)
 
 		if (!fn())
 			continue;
-		held |= 1U << i;
 		if (i == LD_FLAVOR_QSBR) {
-			struct urcu_reader *r = qsbr_reader(t);
+			struct urcu_reader *r = reader_of(t, i);
 
-			/* Only this thread writes its nesting count. */
+			/* Online; inside a section where those are counted. */
+			held |= 1U << i;
 			if (r && r->nesting)
 				marked |= 1U << i;
-		} else {
+		} else if (in_sections(reader_of(t, i))) {
+			held |= 1U << i;
 			marked |= 1U << i;
 		}
 	}

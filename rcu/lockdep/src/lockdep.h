@@ -126,6 +126,16 @@ struct ld_held {
 	const char *op;
 };
 
+/* The RCU flavors (flavors.c). */
+enum {
+	LD_FLAVOR_MEMB,
+	LD_FLAVOR_MB,
+	LD_FLAVOR_SIGNAL,
+	LD_FLAVOR_QSBR,
+	LD_FLAVOR_BP,
+	LD_NR_FLAVORS
+};
+
 /* Per-thread state (thread.c). */
 struct ld_thread {
 	int guard;		/* inside the validator: calls pass through */
@@ -134,9 +144,9 @@ struct ld_thread {
 	uintptr_t start_fn;
 	unsigned n_held;
 	bool overflow_reported;
-	/* QSBR: this thread's reader record, when resolved (flavors.c). */
-	void *qsbr_reader;
-	unsigned qsbr_gen;
+	/* This thread's reader record of each flavor (flavors.c). */
+	void *readers[LD_NR_FLAVORS];
+	unsigned readers_gen;
 	struct ld_held held[LD_MAX_HELD];
 };
 
@@ -225,14 +235,6 @@ LD_HIDDEN void ld_edge_add(uint32_t from, uint32_t to, uint32_t type,
 			   const struct ld_context *ctx);
 
 /* flavors.c */
-enum {
-	LD_FLAVOR_MEMB,
-	LD_FLAVOR_MB,
-	LD_FLAVOR_SIGNAL,
-	LD_FLAVOR_QSBR,
-	LD_FLAVOR_BP,
-	LD_NR_FLAVORS
-};
 LD_HIDDEN void ld_flavors_init(void);
 /* Look for the flavors not found yet in @scope (a dlopen() handle). */
 LD_HIDDEN void ld_flavors_lookup(void *scope);
