@@ -74,9 +74,10 @@ struct cds_trie_node {
 };
 
 /*
- * Inner nodes of a path an iterator caches; deeper paths still work
- * (the iterator then re-descends from the root when it climbs above
- * what it kept).
+ * Inner nodes of a path an iterator caches.  Deeper paths work too: the
+ * iterator then keeps the deepest ones and finds the others again from
+ * the root, through a key it knows passes there, when it climbs above
+ * them.
  */
 #define CDS_TRIE_ITER_DEPTH	32
 
@@ -88,13 +89,18 @@ struct cds_trie_node {
 struct cds_trie_iter {
 	struct cds_trie *trie;
 	struct cds_trie_node *node;	/* where it stands, NULL: nowhere */
-	/* Bound (range or prefix walks): bytes owned by the caller. */
+	/* Bound of a range or prefix walk: the caller's bytes. */
 	const unsigned char *lo, *hi;
 	size_t lo_len, hi_len;
-	unsigned int bound;
+	int bound;
+	/* A key whose path passes through the levels not cached. */
+	const unsigned char *anchor;
+	size_t anchor_len;
+	size_t div_depth;
+	short div_slot;
+	unsigned char dropped, lost, div_valid;
 	/* Cached path: inner nodes and the slot taken in each. */
-	unsigned int depth;
-	unsigned int dropped;		/* nonzero: levels above path[0] lost */
+	unsigned int depth, anchored;
 	void *path[CDS_TRIE_ITER_DEPTH];
 	short slot[CDS_TRIE_ITER_DEPTH];
 };
@@ -365,43 +371,50 @@ extern struct cds_trie_node *cds_trie_prefix_first(struct cds_trie *trie,
 	for (node = (first); node != NULL;				\
 		node = cds_trie_next_duplicate(node))
 
+/* The address @offset bytes before @node, or NULL for a NULL @node. */
+static inline void *cds_trie__entry(struct cds_trie_node *node, size_t offset)
+{
+	return node ? (void *) ((char *) node - offset) : NULL;
+}
+
+/*
+ * The caller's object of type @type whose field @member is @node, or
+ * NULL when @node is NULL.
+ */
+#define cds_trie_entry(node, type, member)				\
+	((type *) cds_trie__entry(node, offsetof(type, member)))
+
 /* As above, over the caller's objects; @member names their node field. */
 #define cds_trie_for_each_entry(trie, iter, pos, member)		\
-	for (cds_trie_first(trie, iter),				\
-			pos = caa_container_of(cds_trie_iter_get_node(iter), \
-					__typeof__(*(pos)), member);	\
-		cds_trie_iter_get_node(iter) != NULL;			\
-		cds_trie_next(trie, iter),				\
-			pos = caa_container_of(cds_trie_iter_get_node(iter), \
-					__typeof__(*(pos)), member))
+	for (pos = cds_trie_entry(cds_trie_first(trie, iter),		\
+				  __typeof__(*(pos)), member);		\
+		pos != NULL;						\
+		pos = cds_trie_entry(cds_trie_next(trie, iter),		\
+				     __typeof__(*(pos)), member))
 
 #define cds_trie_for_each_entry_reverse(trie, iter, pos, member)	\
-	for (cds_trie_last(trie, iter),					\
-			pos = caa_container_of(cds_trie_iter_get_node(iter), \
-					__typeof__(*(pos)), member);	\
-		cds_trie_iter_get_node(iter) != NULL;			\
-		cds_trie_prev(trie, iter),				\
-			pos = caa_container_of(cds_trie_iter_get_node(iter), \
-					__typeof__(*(pos)), member))
+	for (pos = cds_trie_entry(cds_trie_last(trie, iter),		\
+				  __typeof__(*(pos)), member);		\
+		pos != NULL;						\
+		pos = cds_trie_entry(cds_trie_prev(trie, iter),		\
+				     __typeof__(*(pos)), member))
 
 #define cds_trie_for_each_entry_range(trie, lo, lo_len, hi, hi_len,	\
 				      iter, pos, member)		\
-	for (cds_trie_range_first(trie, lo, lo_len, hi, hi_len, iter),	\
-			pos = caa_container_of(cds_trie_iter_get_node(iter), \
-					__typeof__(*(pos)), member);	\
-		cds_trie_iter_get_node(iter) != NULL;			\
-		cds_trie_next(trie, iter),				\
-			pos = caa_container_of(cds_trie_iter_get_node(iter), \
-					__typeof__(*(pos)), member))
+	for (pos = cds_trie_entry(cds_trie_range_first(trie, lo, lo_len, \
+						       hi, hi_len, iter), \
+				  __typeof__(*(pos)), member);		\
+		pos != NULL;						\
+		pos = cds_trie_entry(cds_trie_next(trie, iter),		\
+				     __typeof__(*(pos)), member))
 
 #define cds_trie_for_each_entry_prefix(trie, prefix, len, iter, pos, member) \
-	for (cds_trie_prefix_first(trie, prefix, len, iter),		\
-			pos = caa_container_of(cds_trie_iter_get_node(iter), \
-					__typeof__(*(pos)), member);	\
-		cds_trie_iter_get_node(iter) != NULL;			\
-		cds_trie_next(trie, iter),				\
-			pos = caa_container_of(cds_trie_iter_get_node(iter), \
-					__typeof__(*(pos)), member))
+	for (pos = cds_trie_entry(cds_trie_prefix_first(trie, prefix, len, \
+							iter),		\
+				  __typeof__(*(pos)), member);		\
+		pos != NULL;						\
+		pos = cds_trie_entry(cds_trie_next(trie, iter),		\
+				     __typeof__(*(pos)), member))
 
 /* ------------------------------------------------------------------------
  * Integer keys: fixed-width integers encoded big-endian, so that key
