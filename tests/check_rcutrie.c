@@ -24,7 +24,8 @@
  * property per test (tests/trie/stress.c): ordering and poisoned nodes,
  * exactly-once walks over stable keys, neighbour queries never skipping a
  * stable key.
- * TCase "misuse" (debug builds): misuse aborts with a message.
+ * TCase "misuse" (debug builds): misuse aborts with a message (release
+ * builds: test_misuse_release checks the -EINVAL returns instead).
  *
  * Conventions: fork mode; each test creates all of its RCU state; worker
  * threads never call ck_assert (their failures are logged and asserted
@@ -365,9 +366,11 @@ START_TEST(test_replace)
 	ck_assert(cds_trie_is_node_deleted(&it[1]->node));
 	ck_assert_int_eq(cds_trie_replace(t, &it[1]->node, &it[4]->node), -ENOENT);
 	ck_assert_int_eq(cds_trie_replace(t, NULL, &it[4]->node), -ENOENT);
-	/* Keys differ; the new node already in a trie. */
+#ifndef URCU_DEBUG
+	/* Keys differ; the new node already in a trie (debug: abort). */
 	ck_assert_int_eq(cds_trie_replace(t, &it[0]->node, &it[3]->node), -EINVAL);
 	ck_assert_int_eq(cds_trie_replace(t, &it[0]->node, &it[2]->node), -EINVAL);
+#endif
 	/* The first node. */
 	ck_assert_int_eq(cds_trie_replace(t, &it[0]->node, &it[5]->node), 0);
 	fl->read_unlock();
@@ -655,7 +658,6 @@ START_TEST(test_node_reuse)
 	struct item *a = mk("again", 1);
 
 	ck_assert_int_eq(add(t, a), 0);
-	ck_assert_int_eq(add(t, a), -EINVAL);	/* already in: refused */
 	ck_assert_int_eq(del(t, a), 0);
 	fl->update_synchronize_rcu();
 	ck_assert_int_eq(add(t, a), 0);
@@ -955,9 +957,10 @@ START_TEST(test_misuse_release)
 
 	ck_assert_int_eq(add(t, a), 0);
 #ifndef URCU_DEBUG
-	ck_assert_int_eq(add(t, a), -EINVAL);
+	ck_assert_int_eq(add(t, a), -EINVAL);	/* already in a trie */
 	fl->read_lock();
 	ck_assert_int_eq(cds_trie_add(t, NULL), -EINVAL);
+	ck_assert_int_eq(cds_trie_replace(t, &a->node, &a->node), -EINVAL);
 	fl->read_unlock();
 #endif
 	ck_assert_int_eq(del(t, a), 0);
@@ -983,6 +986,17 @@ START_TEST(test_misuse_added_twice)
 
 	ck_assert_int_eq(add(t, a), 0);
 	(void) add(t, a);
+}
+END_TEST
+
+START_TEST(test_misuse_replace_other_key)
+{
+	struct cds_trie *t = new_trie();
+	struct item *a = mk("a", 1), *b = mk("b", 2);
+
+	ck_assert_int_eq(add(t, a), 0);
+	fl->read_lock();
+	(void) cds_trie_replace(t, &a->node, &b->node);
 }
 END_TEST
 
@@ -1045,6 +1059,7 @@ static Suite *rcutrie_suite(void)
 	tcase_add_checked_fixture(tc, setup, NULL);
 	tcase_add_test_raise_signal(tc, test_misuse_outside_section, SIGABRT);
 	tcase_add_test_raise_signal(tc, test_misuse_added_twice, SIGABRT);
+	tcase_add_test_raise_signal(tc, test_misuse_replace_other_key, SIGABRT);
 	tcase_add_test_raise_signal(tc, test_misuse_other_iterator, SIGABRT);
 #endif
 	return s;
