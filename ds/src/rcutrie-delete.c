@@ -13,12 +13,14 @@
  * again) and then the node (I5):
  *   - an empty node is removed from its parent (I7), and the parent is
  *     looked at next;
- *   - a node with a single leaf (a child or its end slot) is replaced by
- *     that leaf;
  *   - a node with a single inner child is replaced by a copy of the
  *     child whose prefix also holds the node's prefix and the child's
  *     byte (path compression);
  *   - a node with few children is replaced by a copy of a smaller type.
+ * A node left with a single leaf (a child or its end slot) stays: putting
+ * the leaf in its place would save one level, but a key removed and added
+ * again (a common pattern: an update) would then cost a new node and a
+ * grace period each time, where it now reuses its position in place.
  * The copies need memory: without it, or when the trie changes under a
  * merge or shrink too often, the node stays as it is, which is correct,
  * only larger.  An empty node is always removed: that step allocates
@@ -77,7 +79,6 @@ static bool find_parent(struct cds_trie *trie, const struct trie_inner *n,
 enum cleanup {
 	CLEAN_NONE,
 	CLEAN_PRUNE,	/* remove the empty node */
-	CLEAN_LIFT,	/* put its single leaf in its place */
 	CLEAN_MERGE,	/* put a longer-prefix copy of its single child */
 	CLEAN_SHRINK,	/* put a smaller copy */
 };
@@ -99,12 +100,10 @@ static enum cleanup plan(const struct trie_inner *n, struct trie_inner **only,
 	if (entries > 1)
 		return CLEAN_SHRINK;
 	if (!count)
-		return CLEAN_LIFT;	/* the end slot */
-	s = cds__trie_next_child(n, -1, byte);
-	if (!s)
-		return CLEAN_NONE;	/* changing: a hint only, unlocked */
-	if (slot_is_leaf(s))
-		return CLEAN_LIFT;
+		return CLEAN_NONE;	/* only the end slot: stays */
+	s = inner_next_child(n, -1, byte);
+	if (!s || slot_is_leaf(s))
+		return CLEAN_NONE;	/* a leaf stays; or changing (unlocked) */
 	*only = slot_inner(s);
 	return CLEAN_MERGE;
 }
@@ -142,7 +141,7 @@ static struct trie_inner *cleanup_step(struct cds_trie *trie,
 	struct trie_inner *parent, *only = NULL, *locked_only, *repl;
 	unsigned int tries = 0, type;
 	enum cleanup what, now;
-	uintptr_t *pslot, v;
+	uintptr_t *pslot;
 	int byte = -1, now_byte = -1;
 
 	for (;;) {
@@ -191,12 +190,6 @@ static struct trie_inner *cleanup_step(struct cds_trie *trie,
 			else
 				publish_slot(pslot, 0);
 			break;
-		case CLEAN_LIFT:
-			v = inner_end(n);
-			if (!v)
-				v = cds__trie_next_child(n, -1, &now_byte);
-			publish_slot(pslot, v);
-			break;
 		case CLEAN_MERGE:
 			if (!trie_lock(&only->lock))
 				goto unlock_again;
@@ -224,8 +217,7 @@ static struct trie_inner *cleanup_step(struct cds_trie *trie,
 		}
 		trie_unlock_obsolete(&n->lock);
 		if (what == CLEAN_PRUNE && parent
-		    && needs_cleanup(parent->type, inner_entries(parent),
-				     inner_count(parent))) {
+		    && plan(parent, &locked_only, &now_byte) != CLEAN_NONE) {
 			unlock_holder(trie, parent);
 			cds__trie_retire(trie, n);
 			return parent;
@@ -277,9 +269,12 @@ URCU_API int cds_trie_del(struct cds_trie *trie, struct cds_trie_node *node)
 		clean = holder != NULL;
 	}
 	set_node_state(node, NODE_DELETED);
-	if (clean)
-		clean = needs_cleanup(holder->type, inner_entries(holder),
-				      inner_count(holder));
+	if (clean) {
+		struct trie_inner *only;
+		int byte;
+
+		clean = plan(holder, &only, &byte) != CLEAN_NONE;
+	}
 	unlock_holder(trie, holder);
 	while (clean && holder)
 		holder = cleanup_step(trie, holder, node->key, node->key_len);

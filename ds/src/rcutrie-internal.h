@@ -153,15 +153,37 @@ static inline struct cds_trie_node *load_next(const struct cds_trie_node *node)
 	return __atomic_load_n(&node->next, __ATOMIC_CONSUME);
 }
 
-/* memcmp of two keys, a proper prefix first. */
+/* Loads 8 bytes at @p so that integer order is byte order. */
+static inline uint64_t load_be64(const unsigned char *p)
+{
+	uint64_t v;
+
+	memcpy(&v, p, sizeof(v));
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	v = __builtin_bswap64(v);
+#endif
+	return v;
+}
+
+/*
+ * memcmp order of two keys, a proper prefix first: -1, 0 or 1.  Eight
+ * bytes at a time, inline: keys are short and this runs once per lookup.
+ */
 static inline int key_cmp(const unsigned char *a, size_t alen,
 			  const unsigned char *b, size_t blen)
 {
-	size_t n = alen < blen ? alen : blen;
-	int c = n ? memcmp(a, b, n) : 0;
+	size_t n = alen < blen ? alen : blen, i = 0;
+	uint64_t x, y;
 
-	if (c)
-		return c;
+	for (; i + 8 <= n; i += 8) {
+		x = load_be64(a + i);
+		y = load_be64(b + i);
+		if (x != y)
+			return x < y ? -1 : 1;
+	}
+	for (; i < n; i++)
+		if (a[i] != b[i])
+			return a[i] < b[i] ? -1 : 1;
 	return alen < blen ? -1 : alen > blen;
 }
 
@@ -176,8 +198,9 @@ enum trie_type { TRIE_N4, TRIE_N16, TRIE_N48, TRIE_N256, TRIE_NR_TYPES };
 #define TRIE_OBSOLETE	2U
 
 /*
- * Header of every inner node, followed by prefix_len prefix bytes and,
- * at the next 8-byte boundary, the body of its type.
+ * Header of every inner node, followed by the body of its type at a
+ * fixed offset (a lookup computes a child's address without waiting for
+ * anything but the node's address), then prefix_len prefix bytes.
  */
 struct trie_inner {
 	uint32_t lock;		/* TRIE_LOCKED | TRIE_OBSOLETE (atomic) */
@@ -213,32 +236,32 @@ struct trie_body16 {
  * hint for ordered scans, set after the child and cleared before it).
  */
 struct trie_body48 {
-	uint64_t bitmap[4];
 	uint8_t index[256];
 	uintptr_t child[48];
+	uint64_t bitmap[4];
 };
 
 /* 256 children, indexed by byte; bitmap as for 48. */
 struct trie_body256 {
-	uint64_t bitmap[4];
 	uintptr_t child[256];
+	uint64_t bitmap[4];
 };
 
 static const unsigned int trie_capacity[TRIE_NR_TYPES] = { 4, 16, 48, 256 };
 
-static inline unsigned int prefix_room(uint32_t prefix_len)
+static const unsigned int trie_body_size[TRIE_NR_TYPES] = {
+	sizeof(struct trie_body4), sizeof(struct trie_body16),
+	sizeof(struct trie_body48), sizeof(struct trie_body256),
+};
+
+static inline void *inner_body(const struct trie_inner *n)
 {
-	return (prefix_len + 7U) & ~7U;
+	return (void *) (n + 1);
 }
 
 static inline unsigned char *inner_prefix(const struct trie_inner *n)
 {
-	return (unsigned char *) (n + 1);
-}
-
-static inline void *inner_body(const struct trie_inner *n)
-{
-	return inner_prefix(n) + prefix_room(n->prefix_len);
+	return (unsigned char *) (n + 1) + trie_body_size[n->type];
 }
 
 /* Depth of the first prefix byte: where the node's parent slot ends. */
@@ -287,29 +310,42 @@ static inline union trie_keys16 load_keys16(const struct trie_body16 *b)
 	return k;
 }
 
+/*
+ * One bit per byte of @w equal to @c (bit i for the byte at address
+ * offset i), without a loop: the high bit of each zero byte of w ^ c*0x01
+ * (exact, no carries), gathered by a multiply.
+ */
+static inline unsigned int match8(uint64_t w, unsigned int c)
+{
+	const uint64_t lo7 = 0x7f7f7f7f7f7f7f7fULL;
+	uint64_t x = w ^ (0x0101010101010101ULL * c);
+	uint64_t z = ~(((x & lo7) + lo7) | x | lo7) >> 7;
+
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	/* Byte i's bit is at 8i; the multiply moves it to bit 56 + i. */
+	return (unsigned int) ((z * 0x0102040810204080ULL) >> 56);
+#else
+	/* Byte i's bit is at 8(7 - i); move it to bit 56 + i. */
+	return (unsigned int) ((z * 0x8040201008040201ULL) >> 56);
+#endif
+}
+
+/* match8() of the 4 key bytes of a 4-node. */
+static inline unsigned int match4(uint32_t w, unsigned int c)
+{
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	return match8(w, c) & 0xf;
+#else
+	return match8((uint64_t) w << 32, c) & 0xf;
+#endif
+}
+
 /* Positions (bits) of a 16-byte key array holding @c, below @nr. */
 static inline unsigned int match16(const union trie_keys16 *k, unsigned int c,
 				   unsigned int nr)
 {
-	const uint64_t lo7 = 0x7f7f7f7f7f7f7f7fULL;
-	unsigned int mask = 0, w, i;
+	unsigned int mask = match8(k->w[0], c) | (match8(k->w[1], c) << 8);
 
-	for (w = 0; w < 2; w++) {
-		uint64_t x = k->w[w] ^ (0x0101010101010101ULL * c);
-		/* High bit of each byte of x that is zero, and only those. */
-		uint64_t z = ~(((x & lo7) + lo7) | x | lo7);
-
-		while (z) {
-#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-			i = (unsigned int) __builtin_ctzll(z) / 8;
-			z &= z - 1;
-#else
-			i = (unsigned int) __builtin_clzll(z) / 8;
-			z &= ~(0x8000000000000000ULL >> (8 * i));
-#endif
-			mask |= 1U << (8 * w + i);
-		}
-	}
 	return mask & ((1U << nr) - 1);
 }
 
@@ -333,20 +369,19 @@ static inline unsigned int load_index(const struct trie_body48 *b, unsigned int 
  * or NULL when @c has no position.  Positions never move (I4), so the
  * address stays byte @c's for the node's lifetime.
  */
-static inline uintptr_t *inner_child_slot(const struct trie_inner *n,
-					  unsigned int c)
+static inline __attribute__((always_inline))
+uintptr_t *inner_child_slot(const struct trie_inner *n, unsigned int c)
 {
 	check_inner(n);
 	switch (n->type) {
 	case TRIE_N4: {
 		struct trie_body4 *b = inner_body(n);
-		unsigned int nr = load_nr_used(n), i;
+		unsigned int nr = load_nr_used(n);
 		union trie_keys4 k = load_keys4(b);
+		unsigned int m = match4(k.w, c) & ((1U << nr) - 1);
 
-		for (i = 0; i < nr; i++)
-			if (k.b[i] == c)
-				return &b->child[i];
-		return NULL;
+		/* At most one position per byte (I4). */
+		return m ? &b->child[__builtin_ctz(m)] : NULL;
 	}
 	case TRIE_N16: {
 		struct trie_body16 *b = inner_body(n);
@@ -372,8 +407,8 @@ static inline uintptr_t *inner_child_slot(const struct trie_inner *n,
 }
 
 /* The child of @n for byte @c, or 0. */
-static inline uintptr_t inner_find_child(const struct trie_inner *n,
-					 unsigned int c)
+static inline __attribute__((always_inline))
+uintptr_t inner_find_child(const struct trie_inner *n, unsigned int c)
 {
 	uintptr_t *slot = inner_child_slot(n, c);
 
@@ -400,10 +435,172 @@ static inline void set_inner_count(struct trie_inner *n, unsigned int v)
  * @after (-1: any) / the greatest byte below @before (256: any).  Return
  * the slot and store the byte in *@c, or return 0.  The scan reads each
  * candidate once; children added or removed meanwhile may or may not be
- * seen, children present throughout are.
+ * seen, children present throughout are.  Inline: they sit on the path
+ * of every neighbour query.
  */
-uintptr_t cds__trie_next_child(const struct trie_inner *n, int after, int *c);
-uintptr_t cds__trie_prev_child(const struct trie_inner *n, int before, int *c);
+/* First bit set at or after @from (0..256) in a 256-bit bitmap, or -1. */
+static inline int bitmap_next(const uint64_t *bitmap, int from)
+{
+	int w;
+
+	for (w = from / 64; w < 4; w++) {
+		uint64_t x = load_bitmap(bitmap, (unsigned int) w);
+
+		if (w == from / 64)
+			x &= ~0ULL << (from % 64);
+		if (x)
+			return w * 64 + __builtin_ctzll(x);
+	}
+	return -1;
+}
+
+/* Last bit set at or before @upto (-1..255), or -1. */
+static inline int bitmap_prev(const uint64_t *bitmap, int upto)
+{
+	int w;
+
+	for (w = upto < 0 ? -1 : upto / 64; w >= 0; w--) {
+		uint64_t x = load_bitmap(bitmap, (unsigned int) w);
+
+		if (w == upto / 64)
+			x &= ~0ULL >> (63 - upto % 64);
+		if (x)
+			return w * 64 + 63 - __builtin_clzll(x);
+	}
+	return -1;
+}
+
+/*
+ * 4/16 nodes: among positions below @nr whose byte lies strictly between
+ * @lo and @hi, the one with the smallest (@up) or greatest byte and a
+ * nonempty child.  One pass finds the best byte; a tombstone there
+ * (rare) shrinks the interval past it and tries again.
+ */
+static inline uintptr_t scan_small(const uint8_t *bytes, const uintptr_t *child,
+			    unsigned int nr, int lo, int hi, bool up, int *c)
+{
+	unsigned int i, best;
+	uintptr_t s;
+	int b;
+
+	for (;;) {
+		best = nr;
+		for (i = 0; i < nr; i++) {
+			b = bytes[i];
+			if (b > lo && b < hi
+			    && (best == nr || (up ? b < bytes[best] : b > bytes[best])))
+				best = i;
+		}
+		if (best == nr)
+			return 0;
+		s = load_slot(&child[best]);
+		if (s) {
+			*c = bytes[best];
+			return s;
+		}
+		if (up)
+			lo = bytes[best];
+		else
+			hi = bytes[best];
+	}
+}
+
+/* 48/256 nodes: the child of byte @c, 0 if none (bit set, child going). */
+static inline uintptr_t big_child(const struct trie_inner *n, int c)
+{
+	if (n->type == TRIE_N48) {
+		const struct trie_body48 *b = inner_body(n);
+		unsigned int i = load_index(b, (unsigned int) c);
+
+		return i ? load_slot(&b->child[i - 1]) : 0;
+	} else {
+		const struct trie_body256 *b = inner_body(n);
+
+		return load_slot(&b->child[c]);
+	}
+}
+
+/* Bitmap of a 48/256 node (same offset in both bodies). */
+static inline const uint64_t *big_bitmap(const struct trie_inner *n)
+{
+	if (n->type == TRIE_N48)
+		return ((const struct trie_body48 *) inner_body(n))->bitmap;
+	return ((const struct trie_body256 *) inner_body(n))->bitmap;
+}
+
+static inline uintptr_t inner_next_child(const struct trie_inner *n, int after,
+					 int *c)
+{
+	check_inner(n);
+	switch (n->type) {
+	case TRIE_N4: {
+		const struct trie_body4 *b = inner_body(n);
+		unsigned int nr = load_nr_used(n);
+		union trie_keys4 k = load_keys4(b);
+
+		return scan_small(k.b, b->child, nr, after, 256, true, c);
+	}
+	case TRIE_N16: {
+		const struct trie_body16 *b = inner_body(n);
+		unsigned int nr = load_nr_used(n);
+		union trie_keys16 k = load_keys16(b);
+
+		return scan_small(k.b, b->child, nr, after, 256, true, c);
+	}
+	default: {
+		const uint64_t *bitmap = big_bitmap(n);
+		int x;
+
+		for (x = bitmap_next(bitmap, after + 1); x >= 0;
+		     x = x < 255 ? bitmap_next(bitmap, x + 1) : -1) {
+			uintptr_t s = big_child(n, x);
+
+			if (s) {
+				*c = x;
+				return s;
+			}
+		}
+		return 0;
+	}
+	}
+}
+
+static inline uintptr_t inner_prev_child(const struct trie_inner *n, int before,
+					 int *c)
+{
+	check_inner(n);
+	switch (n->type) {
+	case TRIE_N4: {
+		const struct trie_body4 *b = inner_body(n);
+		unsigned int nr = load_nr_used(n);
+		union trie_keys4 k = load_keys4(b);
+
+		return scan_small(k.b, b->child, nr, -1, before, false, c);
+	}
+	case TRIE_N16: {
+		const struct trie_body16 *b = inner_body(n);
+		unsigned int nr = load_nr_used(n);
+		union trie_keys16 k = load_keys16(b);
+
+		return scan_small(k.b, b->child, nr, -1, before, false, c);
+	}
+	default: {
+		const uint64_t *bitmap = big_bitmap(n);
+		int x;
+
+		for (x = bitmap_prev(bitmap, before - 1); x >= 0;
+		     x = bitmap_prev(bitmap, x - 1)) {
+			uintptr_t s = big_child(n, x);
+
+			if (s) {
+				*c = x;
+				return s;
+			}
+		}
+		return 0;
+	}
+	}
+}
 
 /* ------------------------------------------------------------------------
  * Locks.  Writers only.  Acquire on taking, release on leaving: the
@@ -478,8 +675,19 @@ struct cds_trie {
 	struct trie_reclaim reclaim;
 };
 
-/* Debug builds: @what must be called inside a read-side section. */
-void cds__trie_check_reader(const struct cds_trie *trie, const char *what);
+/* Debug builds: aborts when @what was called outside a read-side section. */
+void cds__trie_check_reader_debug(const struct cds_trie *trie, const char *what);
+
+static inline void cds__trie_check_reader(const struct cds_trie *trie,
+					  const char *what)
+{
+#ifdef URCU_DEBUG
+	cds__trie_check_reader_debug(trie, what);
+#else
+	(void) trie;
+	(void) what;
+#endif
+}
 
 /* Debug builds: abort on misuse described by @msg; release: nothing. */
 void cds__trie_misuse(const char *what, const char *msg);

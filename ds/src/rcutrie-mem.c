@@ -150,17 +150,14 @@ void cds__trie_misuse(const char *what, const char *msg)
 #endif
 }
 
-void cds__trie_check_reader(const struct cds_trie *trie, const char *what)
-{
 #ifdef URCU_DEBUG
+void cds__trie_check_reader_debug(const struct cds_trie *trie, const char *what)
+{
 	if (!trie->flavor->read_ongoing())
 		cds__trie_misuse(what, "called outside a read-side critical "
 				 "section of the trie's flavor");
-#else
-	(void) trie;
-	(void) what;
-#endif
 }
+#endif
 
 URCU_API struct cds_trie *cds_trie_new(const struct rcu_flavor_struct *flavor,
 				       const struct cds_trie_alloc *alloc)

@@ -13,17 +13,11 @@
  */
 #include "rcutrie-internal.h"
 
-static const size_t body_size[TRIE_NR_TYPES] = {
-	sizeof(struct trie_body4),
-	sizeof(struct trie_body16),
-	sizeof(struct trie_body48),
-	sizeof(struct trie_body256),
-};
-
 size_t cds__trie_inner_size(unsigned int type, uint32_t prefix_len)
 {
-	return sizeof(struct trie_inner) + prefix_room(prefix_len)
-		+ body_size[type];
+	/* Rounded up for the allocator's 8-byte granule. */
+	return sizeof(struct trie_inner) + trie_body_size[type]
+		+ ((prefix_len + 7U) & ~7U);
 }
 
 unsigned int cds__trie_type_for(unsigned int nr)
@@ -33,167 +27,6 @@ unsigned int cds__trie_type_for(unsigned int nr)
 	while (nr > trie_capacity[type])
 		type++;
 	return type;
-}
-
-/* ------------------------------------------------------------------------
- * Ordered scans (readers).
- */
-
-/* First bit set at or after @from (0..256) in a 256-bit bitmap, or -1. */
-static int bitmap_next(const uint64_t *bitmap, int from)
-{
-	int w;
-
-	for (w = from / 64; w < 4; w++) {
-		uint64_t x = load_bitmap(bitmap, (unsigned int) w);
-
-		if (w == from / 64)
-			x &= ~0ULL << (from % 64);
-		if (x)
-			return w * 64 + __builtin_ctzll(x);
-	}
-	return -1;
-}
-
-/* Last bit set at or before @upto (-1..255), or -1. */
-static int bitmap_prev(const uint64_t *bitmap, int upto)
-{
-	int w;
-
-	for (w = upto < 0 ? -1 : upto / 64; w >= 0; w--) {
-		uint64_t x = load_bitmap(bitmap, (unsigned int) w);
-
-		if (w == upto / 64)
-			x &= ~0ULL >> (63 - upto % 64);
-		if (x)
-			return w * 64 + 63 - __builtin_clzll(x);
-	}
-	return -1;
-}
-
-/*
- * 4/16 nodes: among positions below @nr whose byte lies strictly between
- * @lo and @hi, the one with the smallest (@up) or greatest byte and a
- * nonempty child.  Tombstones are skipped, trying the next best byte.
- */
-static uintptr_t scan_small(const uint8_t *bytes, const uintptr_t *child,
-			    unsigned int nr, int lo, int hi, bool up, int *c)
-{
-	unsigned int cand = 0, i, best;
-	uintptr_t s;
-
-	for (i = 0; i < nr; i++)
-		if ((int) bytes[i] > lo && (int) bytes[i] < hi)
-			cand |= 1U << i;
-	while (cand) {
-		best = (unsigned int) __builtin_ctz(cand);
-		for (i = best + 1; i < nr; i++)
-			if ((cand & (1U << i))
-			    && (up ? bytes[i] < bytes[best] : bytes[i] > bytes[best]))
-				best = i;
-		s = load_slot(&child[best]);
-		if (s) {
-			*c = bytes[best];
-			return s;
-		}
-		cand &= ~(1U << best);
-	}
-	return 0;
-}
-
-/* 48/256 nodes: the child of byte @c, 0 if none (bit set, child going). */
-static uintptr_t big_child(const struct trie_inner *n, int c)
-{
-	if (n->type == TRIE_N48) {
-		const struct trie_body48 *b = inner_body(n);
-		unsigned int i = load_index(b, (unsigned int) c);
-
-		return i ? load_slot(&b->child[i - 1]) : 0;
-	} else {
-		const struct trie_body256 *b = inner_body(n);
-
-		return load_slot(&b->child[c]);
-	}
-}
-
-/* Bitmap of a 48/256 node (same offset in both bodies). */
-static const uint64_t *big_bitmap(const struct trie_inner *n)
-{
-	if (n->type == TRIE_N48)
-		return ((const struct trie_body48 *) inner_body(n))->bitmap;
-	return ((const struct trie_body256 *) inner_body(n))->bitmap;
-}
-
-uintptr_t cds__trie_next_child(const struct trie_inner *n, int after, int *c)
-{
-	check_inner(n);
-	switch (n->type) {
-	case TRIE_N4: {
-		const struct trie_body4 *b = inner_body(n);
-		unsigned int nr = load_nr_used(n);
-		union trie_keys4 k = load_keys4(b);
-
-		return scan_small(k.b, b->child, nr, after, 256, true, c);
-	}
-	case TRIE_N16: {
-		const struct trie_body16 *b = inner_body(n);
-		unsigned int nr = load_nr_used(n);
-		union trie_keys16 k = load_keys16(b);
-
-		return scan_small(k.b, b->child, nr, after, 256, true, c);
-	}
-	default: {
-		const uint64_t *bitmap = big_bitmap(n);
-		int x;
-
-		for (x = bitmap_next(bitmap, after + 1); x >= 0;
-		     x = x < 255 ? bitmap_next(bitmap, x + 1) : -1) {
-			uintptr_t s = big_child(n, x);
-
-			if (s) {
-				*c = x;
-				return s;
-			}
-		}
-		return 0;
-	}
-	}
-}
-
-uintptr_t cds__trie_prev_child(const struct trie_inner *n, int before, int *c)
-{
-	check_inner(n);
-	switch (n->type) {
-	case TRIE_N4: {
-		const struct trie_body4 *b = inner_body(n);
-		unsigned int nr = load_nr_used(n);
-		union trie_keys4 k = load_keys4(b);
-
-		return scan_small(k.b, b->child, nr, -1, before, false, c);
-	}
-	case TRIE_N16: {
-		const struct trie_body16 *b = inner_body(n);
-		unsigned int nr = load_nr_used(n);
-		union trie_keys16 k = load_keys16(b);
-
-		return scan_small(k.b, b->child, nr, -1, before, false, c);
-	}
-	default: {
-		const uint64_t *bitmap = big_bitmap(n);
-		int x;
-
-		for (x = bitmap_prev(bitmap, before - 1); x >= 0;
-		     x = bitmap_prev(bitmap, x - 1)) {
-			uintptr_t s = big_child(n, x);
-
-			if (s) {
-				*c = x;
-				return s;
-			}
-		}
-		return 0;
-	}
-	}
 }
 
 /* ------------------------------------------------------------------------

@@ -84,6 +84,26 @@ static unsigned int target_byte(const struct target *t, size_t i)
  * -1 all below, 1 all above, 0 the prefix matches @t's bytes (which go
  * on at least to @n's depth).
  */
+/*
+ * prefix_cmp() for a plain key (no extra byte, no infinity): -1, 0 or 1
+ * as there; a key that ends inside the prefix lies below the node.
+ */
+static inline int prefix_key_cmp(const struct trie_inner *n,
+				 const unsigned char *key, size_t len)
+{
+	const unsigned char *p = inner_prefix(n);
+	size_t start = inner_start(n);
+	uint32_t i;
+
+	for (i = 0; i < n->prefix_len; i++) {
+		if (start + i >= len)
+			return 1;
+		if (p[i] != key[start + i])
+			return p[i] < key[start + i] ? -1 : 1;
+	}
+	return 0;
+}
+
 static int prefix_cmp(const struct trie_inner *n, const struct target *t)
 {
 	const unsigned char *p = inner_prefix(n);
@@ -91,6 +111,8 @@ static int prefix_cmp(const struct trie_inner *n, const struct target *t)
 	unsigned int c;
 	int r;
 
+	if (caa_likely(t->extra < 0 && !t->inf))
+		return prefix_key_cmp(n, t->key, t->len);
 	if (start < t->len) {
 		m = t->len - start < n->prefix_len ? t->len - start : n->prefix_len;
 		r = m ? memcmp(p, t->key + start, m) : 0;
@@ -113,10 +135,13 @@ static int leaf_cmp(const struct cds_trie_node *x, const struct target *t)
 {
 	size_t tl = target_len(t);
 	size_t m = x->key_len < t->len ? x->key_len : t->len;
-	int r = m ? memcmp(x->key, t->key, m) : 0;
+	int r;
 
+	if (caa_likely(t->extra < 0 && !t->inf))
+		return key_cmp(x->key, x->key_len, t->key, t->len);
+	r = key_cmp(x->key, m, t->key, m);
 	if (r)
-		return r < 0 ? -1 : 1;
+		return r;
 	if (t->extra >= 0 && x->key_len > t->len && x->key[t->len] != t->extra)
 		return x->key[t->len] < t->extra ? -1 : 1;
 	if (x->key_len < tl)
@@ -142,31 +167,33 @@ static void path_reset(struct cds_trie_iter *it, const unsigned char *anchor,
 	it->anchor_len = anchor_len;
 }
 
-/*
- * Pushes (@n, @slot); @anchored when @n's path is the anchor's start.  A
- * full cache drops its oldest level first (file comment).
- */
-static void push(struct cds_trie_iter *it, const struct trie_inner *n,
-		 int slot, bool anchored)
+/* Drops the oldest cached level of a full path (file comment). */
+static __attribute__((noinline)) void path_drop(struct cds_trie_iter *it)
 {
 	const unsigned int cap = CDS_TRIE_ITER_DEPTH;
 
-	if (it->depth == cap) {
-		if (it->anchored == 1 && it->depth > 1) {
-			/* The unanchored levels hang from this slot. */
-			it->div_depth = ((struct trie_inner *) it->path[0])->depth;
-			it->div_slot = it->slot[0];
-			it->div_valid = 1;
-		}
-		if (it->anchored <= 1 && it->depth > it->anchored)
-			it->lost = 1;
-		if (it->anchored)
-			it->anchored--;
-		memmove(it->path, it->path + 1, (cap - 1) * sizeof(it->path[0]));
-		memmove(it->slot, it->slot + 1, (cap - 1) * sizeof(it->slot[0]));
-		it->depth--;
-		it->dropped = 1;
+	if (it->anchored == 1) {
+		/* The unanchored levels hang from this slot. */
+		it->div_depth = ((struct trie_inner *) it->path[0])->depth;
+		it->div_slot = it->slot[0];
+		it->div_valid = 1;
 	}
+	if (it->anchored <= 1)
+		it->lost = 1;
+	if (it->anchored)
+		it->anchored--;
+	memmove(it->path, it->path + 1, (cap - 1) * sizeof(it->path[0]));
+	memmove(it->slot, it->slot + 1, (cap - 1) * sizeof(it->slot[0]));
+	it->depth--;
+	it->dropped = 1;
+}
+
+/* Pushes (@n, @slot); @anchored when @n's path is the anchor's start. */
+static inline void push(struct cds_trie_iter *it, const struct trie_inner *n,
+			int slot, bool anchored)
+{
+	if (caa_unlikely(it->depth == CDS_TRIE_ITER_DEPTH))
+		path_drop(it);
 	it->path[it->depth] = (void *) n;
 	it->slot[it->depth] = (short) slot;
 	it->depth++;
@@ -208,8 +235,8 @@ static enum move_state extreme(struct cds_trie_iter *it, uintptr_t s, int dir,
 			s = end;
 			break;
 		}
-		next = dir > 0 ? cds__trie_next_child(n, -1, &c)
-			       : cds__trie_prev_child(n, 256, &c);
+		next = dir > 0 ? inner_next_child(n, -1, &c)
+			       : inner_prev_child(n, 256, &c);
 		if (!next && dir < 0 && end) {
 			push(it, n, -1, false);
 			s = end;
@@ -331,9 +358,9 @@ static enum move_state step(struct cds_trie_iter *it, struct move *m,
 		top = it->depth - 1;
 		n = it->path[top];
 		if (m->dir > 0) {
-			s = cds__trie_next_child(n, it->slot[top], &c);
+			s = inner_next_child(n, it->slot[top], &c);
 		} else if (it->slot[top] >= 0) {
-			s = cds__trie_prev_child(n, it->slot[top], &c);
+			s = inner_prev_child(n, it->slot[top], &c);
 			if (!s && (s = inner_end(n))) {
 				/* The end slot comes before every child. */
 				it->slot[top] = -1;
@@ -368,6 +395,249 @@ static struct cds_trie_node *move(struct cds_trie_iter *it, struct move *m)
 }
 
 /* ------------------------------------------------------------------------
+ * Queries without an iterator: the same seek and step, for a plain key,
+ * on a path kept on the stack with no anchor bookkeeping.  A path deeper
+ * than FAST_DEPTH levels hands the query to the iterator engine above,
+ * which starts again from the root (the only second descent, and only
+ * for paths that deep).
+ */
+
+#define FAST_DEPTH	48
+
+struct fast_path {
+	unsigned int depth;
+	bool overflow;
+	/*
+	 * For the deepest level pushed by the descent, when it is a 4/16
+	 * node: the position of the nearest byte beyond its slot in the
+	 * query's direction (found by the same scan that looked for the
+	 * slot), -1 when there is none; -2 when not known.
+	 */
+	int near;
+	const struct trie_inner *node[FAST_DEPTH];
+	short slot[FAST_DEPTH];
+};
+
+static inline bool fast_push(struct fast_path *p, const struct trie_inner *n,
+			     int slot)
+{
+	if (caa_unlikely(p->depth == FAST_DEPTH)) {
+		p->overflow = true;
+		return false;
+	}
+	p->node[p->depth] = n;
+	p->slot[p->depth] = (short) slot;
+	p->depth++;
+	return true;
+}
+
+/*
+ * The fast path is inlined into one function per direction (dir is then
+ * a constant): see fast_up() and fast_down().
+ */
+#define FAST_INLINE	static inline __attribute__((always_inline))
+
+/* extreme() on a fast path: the leaf, or NULL (empty or overflow). */
+FAST_INLINE struct cds_trie_node *fast_extreme(struct fast_path *p, uintptr_t s,
+					  int dir)
+{
+	const struct trie_inner *n;
+	uintptr_t next, end;
+	int c;
+
+	while (!slot_is_leaf(s)) {
+		n = slot_inner(s);
+		end = inner_end(n);
+		if (dir > 0 && end)
+			return fast_push(p, n, -1) ? slot_leaf(end) : NULL;
+		next = dir > 0 ? inner_next_child(n, -1, &c)
+			       : inner_prev_child(n, 256, &c);
+		if (!next) {
+			if (dir < 0 && end)
+				return fast_push(p, n, -1) ? slot_leaf(end) : NULL;
+			return NULL;
+		}
+		if (!fast_push(p, n, c))
+			return NULL;
+		s = next;
+	}
+	return slot_leaf(s);
+}
+
+/*
+ * The child of byte @c in @n, and for a 4/16 node also, in the same pass
+ * over its key bytes, p->near (see struct fast_path).
+ */
+FAST_INLINE uintptr_t fast_find(const struct trie_inner *n, unsigned int c,
+				int dir, struct fast_path *p)
+{
+	const uint8_t *bytes;
+	const uintptr_t *child;
+	union trie_keys16 k16;
+	union trie_keys4 k4;
+	unsigned int nr, i;
+	int match = -1, near = -1, b, best = dir > 0 ? 256 : -1;
+
+	check_inner(n);
+	if (n->type == TRIE_N4) {
+		const struct trie_body4 *body = inner_body(n);
+
+		nr = load_nr_used(n);
+		k4 = load_keys4(body);
+		bytes = k4.b;
+		child = body->child;
+	} else if (n->type == TRIE_N16) {
+		const struct trie_body16 *body = inner_body(n);
+
+		nr = load_nr_used(n);
+		k16 = load_keys16(body);
+		bytes = k16.b;
+		child = body->child;
+	} else {
+		p->near = -2;
+		return inner_find_child(n, c);
+	}
+	for (i = 0; i < nr; i++) {
+		b = bytes[i];
+		if (b == (int) c)
+			match = (int) i;
+		else if (dir > 0 ? (b > (int) c && b < best)
+				 : (b < (int) c && b > best)) {
+			best = b;
+			near = (int) i;
+		}
+	}
+	p->near = near;
+	return match >= 0 ? load_slot(&child[match]) : 0;
+}
+
+/* Child at position @pos of 4/16 node @n (0 if removed); its byte in *@c. */
+static inline uintptr_t fast_near(const struct trie_inner *n, int pos, int *c)
+{
+	const uintptr_t *child;
+	union trie_keys16 k16;
+	union trie_keys4 k4;
+
+	if (n->type == TRIE_N4) {
+		const struct trie_body4 *body = inner_body(n);
+
+		k4 = load_keys4(body);
+		*c = k4.b[pos];
+		child = body->child;
+	} else {
+		const struct trie_body16 *body = inner_body(n);
+
+		k16 = load_keys16(body);
+		*c = k16.b[pos];
+		child = body->child;
+	}
+	return load_slot(&child[pos]);
+}
+
+/* step() on a fast path. */
+FAST_INLINE struct cds_trie_node *fast_step(struct fast_path *p, int dir)
+{
+	struct cds_trie_node *x;
+	const struct trie_inner *n;
+	unsigned int top;
+	uintptr_t s;
+	int c, near = p->near;
+
+	/* The deepest level first, with the neighbour the descent found. */
+	if (p->depth && near != -2) {
+		top = p->depth - 1;
+		n = p->node[top];
+		s = near >= 0 ? fast_near(n, near, &c) : 0;
+		if (s) {
+			p->slot[top] = (short) c;
+			x = fast_extreme(p, s, dir);
+			if (x || p->overflow)
+				return x;
+			/* Emptied meanwhile: the loop goes on from there. */
+		} else if (near == -1) {
+			/* No child beyond: the end slot comes before them all. */
+			if (dir < 0 && (s = inner_end(n)))
+				return slot_leaf(s);
+			p->depth = top;
+		}
+		/* A near child removed meanwhile: the loop scans the node. */
+	}
+	while (p->depth) {
+		top = p->depth - 1;
+		n = p->node[top];
+		if (dir > 0) {
+			s = inner_next_child(n, p->slot[top], &c);
+		} else if (p->slot[top] >= 0) {
+			s = inner_prev_child(n, p->slot[top], &c);
+			if (!s && (s = inner_end(n)))
+				return slot_leaf(s);
+		} else {
+			s = 0;
+		}
+		if (s) {
+			p->slot[top] = (short) c;
+			x = fast_extreme(p, s, dir);
+			if (x || p->overflow)
+				return x;
+			continue;
+		}
+		p->depth = top;
+	}
+	return NULL;
+}
+
+/* seek() for a plain key; NULL with p->overflow set: path too deep. */
+FAST_INLINE struct cds_trie_node *fast_seek(struct cds_trie *trie,
+				       const unsigned char *key, size_t len,
+				       int dir, bool strict, struct fast_path *p)
+{
+	uintptr_t s = load_slot(&trie->root);
+	const struct trie_inner *n;
+	struct cds_trie_node *x;
+	unsigned int c;
+	int r;
+
+	p->depth = 0;
+	p->overflow = false;
+	p->near = -2;
+	while (s) {
+		if (slot_is_leaf(s)) {
+			x = slot_leaf(s);
+			r = key_cmp(x->key, x->key_len, key, len);
+			if (r * dir > 0 || (!r && !strict))
+				return x;
+			break;
+		}
+		n = slot_inner(s);
+		check_inner(n);
+		r = prefix_key_cmp(n, key, len);
+		if (r) {
+			if (r * dir < 0)
+				break;
+			p->near = -2;
+			x = fast_extreme(p, s, dir);
+			if (x || p->overflow)
+				return x;
+			break;
+		}
+		if (len == n->depth) {
+			p->near = -2;
+			if (!fast_push(p, n, -1))
+				return NULL;
+			s = inner_end(n);
+			if (s && !strict)
+				return slot_leaf(s);
+			break;
+		}
+		c = key[n->depth];
+		if (!fast_push(p, n, (int) c))
+			return NULL;
+		s = fast_find(n, c, dir, p);
+	}
+	return fast_step(p, dir);
+}
+
+/* ------------------------------------------------------------------------
  * The API.
  */
 
@@ -393,32 +663,63 @@ static struct cds_trie_node *seek_from(struct cds_trie *trie,
 	return move(it, &m);
 }
 
+static struct cds_trie_node *fast_up(struct cds_trie *trie,
+		const unsigned char *key, size_t len, bool strict,
+		struct fast_path *p)
+{
+	return fast_seek(trie, key, len, 1, strict, p);
+}
+
+static struct cds_trie_node *fast_down(struct cds_trie *trie,
+		const unsigned char *key, size_t len, bool strict,
+		struct fast_path *p)
+{
+	return fast_seek(trie, key, len, -1, strict, p);
+}
+
+/* A neighbour query: on the fast path when no iterator is wanted. */
+static inline struct cds_trie_node *neighbour(struct cds_trie *trie,
+		struct cds_trie_iter *iter, const void *key, size_t len,
+		int dir, bool strict)
+{
+	struct cds_trie_node *x;
+	struct fast_path p;
+
+	if (iter)
+		return seek_from(trie, iter, key, len, dir, strict, false);
+	x = dir > 0 ? fast_up(trie, key, len, strict, &p)
+		    : fast_down(trie, key, len, strict, &p);
+	if (caa_unlikely(p.overflow))
+		return seek_from(trie, NULL, key, len, dir, strict, false);
+	return x;
+}
+
 URCU_API struct cds_trie_node *cds_trie_lookup_le(struct cds_trie *trie,
 		const void *key, size_t len, struct cds_trie_iter *iter)
 {
 	cds__trie_check_reader(trie, "cds_trie_lookup_le");
-	return seek_from(trie, iter, key, len, -1, false, false);
+	return neighbour(trie, iter, key, len, -1, false);
 }
 
 URCU_API struct cds_trie_node *cds_trie_lookup_lt(struct cds_trie *trie,
 		const void *key, size_t len, struct cds_trie_iter *iter)
 {
 	cds__trie_check_reader(trie, "cds_trie_lookup_lt");
-	return seek_from(trie, iter, key, len, -1, true, false);
+	return neighbour(trie, iter, key, len, -1, true);
 }
 
 URCU_API struct cds_trie_node *cds_trie_lookup_ge(struct cds_trie *trie,
 		const void *key, size_t len, struct cds_trie_iter *iter)
 {
 	cds__trie_check_reader(trie, "cds_trie_lookup_ge");
-	return seek_from(trie, iter, key, len, 1, false, false);
+	return neighbour(trie, iter, key, len, 1, false);
 }
 
 URCU_API struct cds_trie_node *cds_trie_lookup_gt(struct cds_trie *trie,
 		const void *key, size_t len, struct cds_trie_iter *iter)
 {
 	cds__trie_check_reader(trie, "cds_trie_lookup_gt");
-	return seek_from(trie, iter, key, len, 1, true, false);
+	return neighbour(trie, iter, key, len, 1, true);
 }
 
 URCU_API struct cds_trie_node *cds_trie_first(struct cds_trie *trie,
