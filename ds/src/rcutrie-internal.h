@@ -175,16 +175,69 @@ static inline int key_cmp(const unsigned char *a, size_t alen,
 	size_t n = alen < blen ? alen : blen, i = 0;
 	uint64_t x, y;
 
-	for (; i + 8 <= n; i += 8) {
-		x = load_be64(a + i);
-		y = load_be64(b + i);
-		if (x != y)
-			return x < y ? -1 : 1;
+	if (n >= 8) {
+		for (; i + 8 <= n; i += 8) {
+			x = load_be64(a + i);
+			y = load_be64(b + i);
+			if (x != y)
+				return x < y ? -1 : 1;
+		}
+		/* The tail, as the last 8 bytes: those before it are equal. */
+		if (i < n) {
+			x = load_be64(a + n - 8);
+			y = load_be64(b + n - 8);
+			if (x != y)
+				return x < y ? -1 : 1;
+		}
+	} else {
+		for (; i < n; i++)
+			if (a[i] != b[i])
+				return a[i] < b[i] ? -1 : 1;
 	}
-	for (; i < n; i++)
-		if (a[i] != b[i])
-			return a[i] < b[i] ? -1 : 1;
 	return alen < blen ? -1 : alen > blen;
+}
+
+/*
+ * Whether @len bytes at @a and @b are equal: OR of XORs of overlapping
+ * 8-, 4-, 2-byte loads and one branch at the end, so that the key's
+ * length, which varies from lookup to lookup, costs no mispredicted loop
+ * exit (an exact lookup's final check).
+ */
+static inline bool key_eq(const unsigned char *a, const unsigned char *b,
+			  size_t len)
+{
+	uint64_t x, y, diff = 0;
+	uint32_t u, v;
+	uint16_t p, q;
+	size_t i;
+
+	if (len >= 8) {
+		for (i = 0; i + 8 < len; i += 8) {
+			memcpy(&x, a + i, 8);
+			memcpy(&y, b + i, 8);
+			diff |= x ^ y;
+		}
+		memcpy(&x, a + len - 8, 8);
+		memcpy(&y, b + len - 8, 8);
+		return !(diff | (x ^ y));
+	}
+	if (len >= 4) {
+		memcpy(&u, a, 4);
+		memcpy(&v, b, 4);
+		diff = u ^ v;
+		memcpy(&u, a + len - 4, 4);
+		memcpy(&v, b + len - 4, 4);
+		return !(diff | (u ^ v));
+	}
+	if (len >= 2) {
+		memcpy(&p, a, 2);
+		memcpy(&q, b, 2);
+		diff = (uint16_t) (p ^ q);
+		memcpy(&p, a + len - 2, 2);
+		memcpy(&q, b + len - 2, 2);
+		return !(diff | (uint16_t) (p ^ q));
+	}
+	return !len || a[0] == b[0];
 }
 
 /* ------------------------------------------------------------------------

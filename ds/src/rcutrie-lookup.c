@@ -41,7 +41,7 @@ URCU_API struct cds_trie_node *cds_trie_lookup(struct cds_trie *trie,
 	if (!s)
 		return NULL;
 	x = slot_leaf(s);
-	return key_cmp(x->key, x->key_len, k, len) ? NULL : x;
+	return x->key_len == len && key_eq(x->key, k, len) ? x : NULL;
 }
 
 URCU_API struct cds_trie_node *cds_trie_lookup_longest_prefix(

@@ -91,17 +91,16 @@ static unsigned int target_byte(const struct target *t, size_t i)
 static inline int prefix_key_cmp(const struct trie_inner *n,
 				 const unsigned char *key, size_t len)
 {
-	const unsigned char *p = inner_prefix(n);
-	size_t start = inner_start(n);
-	uint32_t i;
+	size_t start = inner_start(n), avail = len > start ? len - start : 0;
+	uint32_t plen = n->prefix_len;
+	int r;
 
-	for (i = 0; i < n->prefix_len; i++) {
-		if (start + i >= len)
-			return 1;
-		if (p[i] != key[start + i])
-			return p[i] < key[start + i] ? -1 : 1;
-	}
-	return 0;
+	if (!plen)
+		return 0;
+	if (avail >= plen)
+		return key_cmp(inner_prefix(n), plen, key + start, plen);
+	r = key_cmp(inner_prefix(n), avail, key + start, avail);
+	return r ? r : 1;
 }
 
 static int prefix_cmp(const struct trie_inner *n, const struct target *t)
