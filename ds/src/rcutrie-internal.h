@@ -3,7 +3,8 @@
  * its files.
  *
  *   rcutrie-node.c     inner nodes seen by writers: building, copying,
- *                      in-place insertion and removal of children;
+ *                      in-place insertion and removal of children (the
+ *                      readers' scans are inline below);
  *   rcutrie-lookup.c   exact and longest-prefix lookups;
  *   rcutrie-order.c    ordered queries and walks (<=, <, >=, >, first,
  *                      last, next, prev, ranges, prefixes, count);
@@ -47,10 +48,11 @@
  *       given to byte c, stays c's for the node's lifetime (a removed
  *       child leaves a "tombstone" that only c can reuse), so a reader
  *       never pairs a byte with another byte's child.
- *  (I5) Any other change (grow, shrink, prefix split, merge of a
- *       one-entry node into its parent, removal of an empty node) builds
- *       new nodes privately and publishes them with one release store
- *       in the parent's slot, locking parent then child (top down).
+ *  (I5) Any other change (grow, shrink, prefix split, merge of a node
+ *       whose only entry is an inner node with it, removal of an empty
+ *       node) builds new nodes privately and publishes them with one
+ *       release store in the parent's slot, locking parent then child
+ *       (top down).
  *       Replaced nodes are freed after a grace period (rcutrie-mem.c).
  *  (I6) A key's chain is changed only under the lock of the live node
  *       whose slot holds it (the trie's root lock for the root slot).
