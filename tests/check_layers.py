@@ -10,6 +10,9 @@ Layers, lowest first:
               internal/ private headers shared by every library
   rcu         include/, src/   the RCU flavors
   ds          include/, src/   liburcu-cds, the RCU-protected structures
+  rcu/lockdep src/             the lock validator, liburcu-lockdep.so: it
+                               uses the flavors' public headers, and no
+                               library uses it (docs/lockdep.md)
 
 For every .c and .h file under those folders, each #include must:
   1. resolve to a file of this tree (a public header through the public
@@ -31,7 +34,7 @@ import re
 import sys
 
 # (folder, layer), lowest layer first; a path belongs to the longest match.
-LAYERS = [('rcu/common', 0), ('rcu', 1), ('ds', 2)]
+LAYERS = [('rcu/common', 0), ('rcu', 1), ('ds', 2), ('rcu/lockdep', 3)]
 PUBLIC_ROOTS = ['rcu/common/include', 'rcu/include', 'ds/include']
 INTERNAL = 'rcu/common/internal'
 GENERATED = {'urcu-build-config.h'}

@@ -75,6 +75,9 @@ static void drain_locked(struct defer_queue **queues, unsigned long *snap,
 	if (!work)
 		return;		/* no grace period for empty rings */
 	synchronize_rcu();	/* invariant 2 */
+	/* Deferred functions run under rcu_defer(flavor) (lockdep-hooks.h). */
+	urcu_lockdep_acquire(&urcu__lockdep_defer, NULL,
+			     URCU_LOCKDEP_TRY | URCU_LOCKDEP_READ_RECURSIVE);
 	for (i = 0; i < n; i++) {
 		struct defer_queue *dq = queues[i];
 		unsigned long t;
@@ -87,6 +90,7 @@ static void drain_locked(struct defer_queue **queues, unsigned long *snap,
 		/* Release: pairs with the owner's acquire of tail. */
 		__atomic_store_n(&dq->tail, snap[i], __ATOMIC_RELEASE);
 	}
+	urcu_lockdep_release(&urcu__lockdep_defer, NULL);
 }
 
 static void drain_one_locked(struct defer_queue *dq)
@@ -273,6 +277,7 @@ URCU_API void rcu_defer_unregister_thread(void)
 	 * Offline (QSBR) until the end: the drain and the defer thread's
 	 * last drain, which we join, both wait for grace periods.
 	 */
+	urcu__lockdep_wait_deferred("rcu_defer_unregister_thread()");
 	was_online = urcu__offline_for_wait();
 	urcu__mutex_lock(&defer_thread_mutex);
 	urcu__mutex_lock(&defer_mutex);
@@ -301,7 +306,10 @@ URCU_API void rcu_defer_unregister_thread(void)
 
 URCU_API void rcu_defer_barrier(void)
 {
-	bool was_online = defer_lock();
+	bool was_online;
+
+	urcu__lockdep_wait_deferred("rcu_defer_barrier()");
+	was_online = defer_lock();
 
 	drain_all_locked();
 	defer_unlock(was_online);
@@ -314,6 +322,7 @@ URCU_API void rcu_defer_barrier_thread(void)
 
 	if (!dq)
 		return;
+	urcu__lockdep_wait_deferred("rcu_defer_barrier_thread()");
 	was_online = defer_lock();
 	drain_one_locked(dq);
 	defer_unlock(was_online);

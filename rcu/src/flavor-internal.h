@@ -57,6 +57,7 @@
 #define URCU__FLAVOR_SYM(name)	URCU__XCAT3(urcu_, URCU__FLAVOR_NAME, __##name)
 
 #include "gp-synchronize.h"
+#include "lockdep-hooks.h"
 #include "reader-registry.h"
 
 /* The flavor's reader registry and grace-period state (gp-core.c). */
@@ -85,10 +86,12 @@ void urcu__flavor_fork_child(void);
 #define urcu__flavor_checked		URCU__FLAVOR_SYM(checked)
 extern URCU_HIDDEN int urcu__flavor_checked;
 #define urcu__read_lock_checked		URCU__FLAVOR_SYM(read_lock_checked)
+#define urcu__read_unlock_checked	URCU__FLAVOR_SYM(read_unlock_checked)
 #define urcu__quiescent_state_checked	URCU__FLAVOR_SYM(quiescent_state_checked)
 #define urcu__thread_offline_checked	URCU__FLAVOR_SYM(thread_offline_checked)
 #define urcu__thread_online_checked	URCU__FLAVOR_SYM(thread_online_checked)
 void urcu__read_lock_checked(void);
+void urcu__read_unlock_checked(void);	/* QSBR only */
 void urcu__quiescent_state_checked(void);
 void urcu__thread_offline_checked(void);
 void urcu__thread_online_checked(void);
@@ -231,6 +234,7 @@ static inline void urcu__synchronize_outside_section(
 {
 	bool parked;
 
+	urcu__lockdep_wait_gp("synchronize_rcu()");
 	urcu__check_outside_section(&URCU_TLS(rcu_reader),
 		"synchronize_rcu() called",
 		"the grace period would wait for the caller forever");

@@ -49,9 +49,16 @@ URCU_API void rcu_read_lock(void)
 	_rcu_read_lock();
 }
 
-/* Needs no dispatch: its check is one of those above. */
+/*
+ * Needs no dispatch: its check is one of those above.  QSBR's does: its
+ * only work is to undo the nesting count that the checked copy of
+ * rcu_read_lock() keeps.
+ */
 URCU_API void rcu_read_unlock(void)
 {
+#ifdef RCU_QSBR
+	CHECKED(urcu__read_unlock_checked);
+#endif
 	_rcu_read_unlock();
 }
 

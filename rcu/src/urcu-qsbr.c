@@ -50,6 +50,7 @@ URCU_API void synchronize_rcu(void)
 {
 	bool was_online;
 
+	urcu__lockdep_wait_gp("synchronize_rcu()");
 	urcu__check_outside_section(&URCU_TLS(rcu_reader),
 		"synchronize_rcu() called",
 		"the grace period would wait for the caller forever");
