@@ -33,6 +33,7 @@
 #include <urcu/flavor.h>
 
 #include "server.h"
+#include "tcpframe.h"
 
 /* Datagrams taken per recvmmsg() call. */
 #define UDP_BATCH		32
@@ -207,8 +208,8 @@ struct tcp_conn {
 	struct timespec last;		/* last activity */
 	size_t in_len;			/* bytes in in[] */
 	size_t out_len, out_sent;	/* pending response in out[] */
-	uint8_t in[2 + DNS_TCP_MAX];
-	uint8_t out[2 + DNS_TCP_MAX];
+	uint8_t in[ZS_TCP_BUF];
+	uint8_t out[ZS_TCP_BUF];
 };
 
 static long ms_since(const struct timespec *t, const struct timespec *now)
@@ -255,29 +256,29 @@ static bool tcp_serve(struct zs_worker *w, struct tcp_conn *c)
 	bool eof = false;
 
 	for (;;) {
-		size_t qlen;
-
 		if (c->out_len && !tcp_flush(c))
 			return false;
 		if (c->out_len)
 			return true;	/* wait for EPOLLOUT */
-		if (c->in_len >= 2) {
-			qlen = (size_t) c->in[0] << 8 | c->in[1];
-			if (c->in_len >= 2 + qlen) {
+		{
+			const uint8_t *msg;
+			size_t mlen, used = zs_tcp_frame(c->in, c->in_len, &msg,
+							 &mlen);
+
+			if (used) {
 				struct zs_answer_info info;
 				size_t n;
 
 				count(w, ZS_STAT_RECEIVED);
 				count(w, ZS_STAT_TCP);
-				n = zs_answer(&srv->zones, c->in + 2, qlen,
-					      c->out + 2, DNS_TCP_MAX, true, &info);
+				n = zs_answer(&srv->zones, msg, mlen, c->out + 2,
+					      DNS_TCP_MAX, true, &info);
 				count_answer(w, &info);
-				memmove(c->in, c->in + 2 + qlen, c->in_len - 2 - qlen);
-				c->in_len -= 2 + qlen;
+				memmove(c->in, c->in + used, c->in_len - used);
+				c->in_len -= used;
 				if (!n)
 					return false;	/* no reply: hang up */
-				c->out[0] = (uint8_t) (n >> 8);
-				c->out[1] = (uint8_t) n;
+				zs_tcp_prefix(c->out, n);
 				c->out_len = n + 2;
 				c->out_sent = 0;
 				continue;
