@@ -404,7 +404,8 @@ static int build(struct load *ld, struct zs_zone *z)
 	int rc = -1;
 
 	/* Sort, and drop records that repeat one already seen. */
-	qsort(recs, ld->nrecs, sizeof(*recs), record_cmp);
+	if (ld->nrecs)
+		qsort(recs, ld->nrecs, sizeof(*recs), record_cmp);
 	for (size_t i = 0; i < ld->nrecs; i++) {
 		if (n && recs[n - 1].type == recs[i].type &&
 		    key_cmp(recs[n - 1].key, recs[n - 1].keylen, recs[i].key,
