@@ -486,7 +486,11 @@ def main():
             print('difftest: FAIL: zoneserver exited %s' % zproc.returncode)
             status = 1
         with open(os.path.join(work, 'zoneserver.log')) as f:
-            tail = f.read().splitlines()[-1:]
+            zlog = f.read()
+        tail = zlog.splitlines()[-1:]
+        if 'Sanitizer' in zlog or 'runtime error' in zlog:
+            print('difftest: FAIL: sanitizer report from the zoneserver:\n' + zlog[-3000:])
+            status = 1
         print('difftest: zoneserver: %s' % ' '.join(tail))
     print('difftest: %s' % ('PASS' if status == 0 else 'FAIL'))
     return status
