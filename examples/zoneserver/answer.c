@@ -361,7 +361,8 @@ size_t zs_answer(const struct zs_zones *zones, const uint8_t *in, size_t len,
  * The set of zones.
  */
 int zs_zones_init(struct zs_zones *zones, size_t n, const char *const *origins,
-		  const char *const *paths, char *err, size_t errlen)
+		  const char *const *paths, const struct rcu_flavor_struct *flavor,
+		  char *err, size_t errlen)
 {
 	struct zs_index_entry *entries;
 
@@ -396,7 +397,7 @@ int zs_zones_init(struct zs_zones *zones, size_t n, const char *const *origins,
 		entries[i].keylen = s->keylen;
 		entries[i].value = s;
 	}
-	zones->index = zs_index_build(entries, n);
+	zones->index = zs_index_build(flavor, entries, n);
 	if (!zones->index) {
 		snprintf(err, errlen, "out of memory");
 		goto fail;

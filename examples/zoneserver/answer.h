@@ -42,11 +42,12 @@ struct zs_zones {
 
 /*
  * Sets up @zones for the @n zones origins[i] (files paths[i]), with no
- * version loaded yet.  Returns 0, or -1 with @err (a bad or repeated
+ * version loaded yet, for readers of @flavor (see zs_index_build()).  Returns 0, or -1 with @err (a bad or repeated
  * origin, or out of memory).
  */
 int zs_zones_init(struct zs_zones *zones, size_t n, const char *const *origins,
-		  const char *const *paths, char *err, size_t errlen);
+		  const char *const *paths, const struct rcu_flavor_struct *flavor,
+		  char *err, size_t errlen);
 void zs_zones_destroy(struct zs_zones *zones);
 
 /* What happened to one message, for the counters. */

@@ -29,14 +29,14 @@ const struct zs_zones *fuzz_zones(void)
 		snprintf(paths[i], sizeof(paths[i]), "%s/%s.zone", dir, origins[i]);
 		path_ptrs[i] = paths[i];
 	}
-	if (zs_zones_init(&zones, 4, origins, path_ptrs, err, sizeof(err))) {
+	if (zs_zones_init(&zones, 4, origins, path_ptrs, NULL, err, sizeof(err))) {
 		fprintf(stderr, "fuzz: %s\n", err);
 		abort();
 	}
 	for (int i = 0; i < 4; i++) {
 		/* No reader runs yet: a plain store publishes nothing early. */
-		if (zs_zone_load(origins[i], paths[i], &zones.slots[i].zone, err,
-				 sizeof(err))) {
+		if (zs_zone_load(origins[i], paths[i], NULL, &zones.slots[i].zone,
+				 err, sizeof(err))) {
 			fprintf(stderr, "fuzz: %s\n", err);
 			abort();
 		}

@@ -12,8 +12,8 @@
  *
  * The loader (the control thread of main.c) builds each new zone version
  * beside the old one, publishes it with one release store into the
- * zone's slot, and hands the old version to call_rcu(), whose callback
- * poisons and frees it once no reader can hold it any more.
+ * zone's slot, waits for one grace period after publishing them all,
+ * and then poisons and frees the old versions.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -508,7 +508,7 @@ int zs_server_open(struct zs_server *srv, const struct zs_config *cfg,
 		zs_answer_hold = hold;
 	}
 	if (zs_zones_init(&srv->zones, cfg->nzones, cfg->origins, cfg->paths,
-			  err, errlen))
+			  cfg->flavor->rcu, err, errlen))
 		return -1;
 	srv->zones.nsid = cfg->nsid;
 	srv->workers = aligned_alloc(64, (srv->nreaders + 1) * sizeof(*srv->workers));
@@ -543,15 +543,11 @@ fail:
 	return -1;
 }
 
-/* call_rcu callback: a grace period after its replacement, nobody reads it. */
-static void free_zone_rcu(struct rcu_head *head)
-{
-	zs_zone_free(caa_container_of(head, struct zs_zone, rcu));
-}
-
-/* Makes @zone the slot's version; the old one goes after a grace period. */
-static void publish(struct zs_server *srv, struct zs_slot *slot,
-		    struct zs_zone *zone)
+/*
+ * Makes @zone (NULL: none) the slot's version; returns the one it
+ * replaces, which readers may still hold until a grace period ends.
+ */
+static struct zs_zone *publish(struct zs_slot *slot, struct zs_zone *zone)
 {
 	/* Only the loader writes slot->zone: a plain read of our own store. */
 	struct zs_zone *old = slot->zone;
@@ -562,20 +558,42 @@ static void publish(struct zs_server *srv, struct zs_slot *slot,
 	 * answer_query() in answer.c.
 	 */
 	__atomic_store_n(&slot->zone, zone, __ATOMIC_RELEASE);
-	if (old)
-		srv->flavor->rcu->update_call_rcu(&old->rcu, free_zone_rcu);
+	return old;
+}
+
+/*
+ * Frees the @n versions that publish() replaced: after one grace
+ * period, no reader can hold any of them.  The loader waits here, never
+ * a reader.  Not call_rcu(): a version's index may be an RCU structure
+ * whose destruction waits for its own callbacks (rcu_barrier()), which a
+ * call_rcu callback must not do.
+ */
+static void retire(struct zs_server *srv, struct zs_zone **old, size_t n)
+{
+	if (!n)
+		return;
+	srv->flavor->rcu->update_synchronize_rcu();
+	for (size_t i = 0; i < n; i++)
+		zs_zone_free(old[i]);
 }
 
 unsigned zs_server_load(struct zs_server *srv, FILE *log)
 {
+	struct zs_zone **old = calloc(srv->zones.n ? srv->zones.n : 1, sizeof(*old));
 	unsigned failed = 0;
+	size_t nold = 0;
 
+	if (!old) {
+		fprintf(log, "zoneserver: out of memory: no zone reloaded\n");
+		return (unsigned) srv->zones.n;
+	}
 	for (size_t i = 0; i < srv->zones.n; i++) {
 		struct zs_slot *slot = &srv->zones.slots[i];
 		struct zs_zone *zone;
 		char err[512];
 
-		if (zs_zone_load(slot->origin, slot->path, &zone, err, sizeof(err))) {
+		if (zs_zone_load(slot->origin, slot->path, srv->flavor->rcu, &zone,
+				 err, sizeof(err))) {
 			fprintf(log, "zoneserver: zone %s refused: %s%s\n",
 				slot->origin, err, slot->zone ?
 				"; keeping the version being served" : "");
@@ -585,9 +603,13 @@ unsigned zs_server_load(struct zs_server *srv, FILE *log)
 		fprintf(log, "zoneserver: zone %s loaded: serial %u, %zu nodes, "
 			"%zu records\n", slot->origin, zone->serial, zone->nodes,
 			zone->records);
-		publish(srv, slot, zone);
+		old[nold] = publish(slot, zone);
+		if (old[nold])
+			nold++;
 	}
 	fflush(log);
+	retire(srv, old, nold);
+	free(old);
 	return failed;
 }
 
@@ -630,17 +652,12 @@ void zs_server_stop(struct zs_server *srv)
 void zs_server_clear(struct zs_server *srv)
 {
 	for (size_t i = 0; i < srv->zones.n; i++) {
-		struct zs_slot *slot = &srv->zones.slots[i];
-		struct zs_zone *old = slot->zone;
+		struct zs_zone *old = publish(&srv->zones.slots[i], NULL);
 
-		if (!old)
-			continue;
-		/* Release: pairs with answer_query()'s consume load, as publish(). */
-		__atomic_store_n(&slot->zone, NULL, __ATOMIC_RELEASE);
-		srv->flavor->rcu->update_call_rcu(&old->rcu, free_zone_rcu);
+		/* One at a time: no allocation on the way out. */
+		if (old)
+			retire(srv, &old, 1);
 	}
-	/* Every callback queued above has run once this returns. */
-	srv->flavor->rcu->barrier();
 }
 
 void zs_server_close(struct zs_server *srv)

@@ -107,8 +107,8 @@ int zs_server_open(struct zs_server *srv, const struct zs_config *cfg,
 
 /*
  * Loads every zone file; each zone that loads is published with one
- * pointer store, replacing its previous version, which is freed through
- * call_rcu after a grace period.  A zone whose file is refused keeps
+ * pointer store, replacing its previous version, which is freed after a
+ * grace period (the caller waits for it; readers never wait).  A zone whose file is refused keeps
  * its version; its error is printed to @log.  Returns the number of
  * zones refused.  The caller must be registered with the server's
  * flavor and (QSBR) online; one loader at a time.
@@ -122,9 +122,8 @@ int zs_server_start(struct zs_server *srv, char *err, size_t errlen);
 void zs_server_stop(struct zs_server *srv);
 
 /*
- * Unpublishes every version and frees them after a grace period (the
- * flavor's rcu_barrier()).  Same calling rules as zs_server_load(); the
- * threads must be stopped.
+ * Unpublishes every version and frees it after a grace period.  Same
+ * calling rules as zs_server_load(); the threads must be stopped.
  */
 void zs_server_clear(struct zs_server *srv);
 

@@ -16,13 +16,15 @@
  *
  * An index is built once, is then immutable, and is read concurrently
  * without locks; it is published and retired with the zone version that
- * owns it (server.c), so it needs no RCU of its own.
+ * owns it (server.c).
  */
 #ifndef ZONESERVER_ZINDEX_H
 #define ZONESERVER_ZINDEX_H
 
 #include <stddef.h>
 #include <stdint.h>
+
+struct rcu_flavor_struct;
 
 /* Longest key: 127 labels of one byte escaped, plus terminators. */
 #define ZS_KEY_MAX		(2 * 255)
@@ -45,10 +47,14 @@ struct zs_index_entry {
 };
 
 /*
- * An index of the @n entries (keys distinct; the array is reordered).
- * Returns NULL when out of memory.
+ * An index of the @n entries (keys distinct; the array is reordered),
+ * searched by readers of @flavor (NULL: no concurrent readers, as in the
+ * fuzz targets).  The caller is the only writer; when @flavor is set it
+ * is registered with it, online, outside read-side sections.  Returns
+ * NULL when out of memory.
  */
-struct zs_index *zs_index_build(struct zs_index_entry *entries, size_t n);
+struct zs_index *zs_index_build(const struct rcu_flavor_struct *flavor,
+				struct zs_index_entry *entries, size_t n);
 
 /* The value stored under @key, or NULL. */
 void *zs_index_find(const struct zs_index *idx, const uint8_t *key,
@@ -63,6 +69,11 @@ void *zs_index_longest_prefix(const struct zs_index *idx, const uint8_t *key,
 			      const uint16_t *ends, unsigned nlabels,
 			      size_t *matched);
 
+/*
+ * Frees the index once no reader can reach it any more; same calling
+ * rules as zs_index_build(), and never from a call_rcu callback (an
+ * RCU-protected index may wait for its own callbacks).
+ */
 void zs_index_free(struct zs_index *idx);
 
 #endif /* ZONESERVER_ZINDEX_H */

@@ -29,10 +29,12 @@ static int entry_cmp(const void *a, const void *b)
 	return key_cmp(x->key, x->keylen, y->key, y->keylen);
 }
 
-struct zs_index *zs_index_build(struct zs_index_entry *entries, size_t n)
+struct zs_index *zs_index_build(const struct rcu_flavor_struct *flavor,
+				struct zs_index_entry *entries, size_t n)
 {
 	struct zs_index *idx = malloc(sizeof(*idx) + n * sizeof(*entries));
 
+	(void) flavor;		/* immutable once built: readers need nothing */
 	if (!idx)
 		return NULL;
 	qsort(entries, n, sizeof(*entries), entry_cmp);

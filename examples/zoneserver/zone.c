@@ -391,7 +391,8 @@ static unsigned key_ends(const uint8_t *key, size_t keylen, uint16_t *ends)
 	return n;
 }
 
-static int build(struct load *ld, struct zs_zone *z)
+static int build(struct load *ld, const struct rcu_flavor_struct *flavor,
+		 struct zs_zone *z)
 {
 	struct zs_arena_block **arena = &z->arena;
 	struct record *recs = ld->recs;
@@ -543,7 +544,7 @@ static int build(struct load *ld, struct zs_zone *z)
 		entries[nnodes - 1].value = node;
 	}
 	z->nodes = nnodes;
-	z->index = zs_index_build(entries, nnodes);
+	z->index = zs_index_build(flavor, entries, nnodes);
 	if (!z->index)
 		goto oom;
 
@@ -629,7 +630,8 @@ out:
 	return rc;
 }
 
-int zs_zone_load(const char *origin, const char *path, struct zs_zone **out,
+int zs_zone_load(const char *origin, const char *path,
+		 const struct rcu_flavor_struct *flavor, struct zs_zone **out,
 		 char *err, size_t errlen)
 {
 	struct load ld = { .path = path, .err = err, .errlen = errlen };
@@ -670,7 +672,7 @@ int zs_zone_load(const char *origin, const char *path, struct zs_zone **out,
 		fail(&ld, 0, "out of memory");
 		goto out;
 	}
-	if (build(&ld, z) != 0) {
+	if (build(&ld, flavor, z) != 0) {
 		zs_zone_free(z);
 		z = NULL;
 		goto out;

@@ -14,8 +14,8 @@
  *
  * A version is never changed after zs_zone_load() returns; the server
  * publishes it with one pointer store and frees it with zs_zone_free()
- * a grace period after replacing it.  This file knows nothing of RCU
- * beyond the rcu_head it carries for the server.
+ * a grace period after replacing it.  This file calls RCU only through
+ * the index (zindex.h).
  */
 #ifndef ZONESERVER_ZONE_H
 #define ZONESERVER_ZONE_H
@@ -23,8 +23,6 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-
-#include <urcu/call-rcu.h>
 
 #include "dns.h"
 #include "zindex.h"
@@ -79,21 +77,25 @@ struct zs_zone {
 	struct zs_index *index;		/* key -> struct zs_node */
 	size_t nodes, records;
 	struct zs_arena_block *arena;	/* all memory of this version */
-	struct rcu_head rcu;		/* for the server's call_rcu() */
 };
 
 /*
  * Loads the master file @path for the zone @origin (presentation form,
- * "example.com" or "example.com.").  Returns 0 and a new version in
+ * "example.com" or "example.com."), whose readers use @flavor (see
+ * zs_index_build()).  Returns 0 and a new version in
  * *@out, or -1 with "<path>:<line>: <reason>" in @err (@errlen bytes).
  * A file with a NUL byte, any syntax error, a record of another class
  * or outside the zone, no SOA (or several) at the apex, or a CNAME
  * beside other data is refused.
  */
-int zs_zone_load(const char *origin, const char *path, struct zs_zone **out,
+int zs_zone_load(const char *origin, const char *path,
+		 const struct rcu_flavor_struct *flavor, struct zs_zone **out,
 		 char *err, size_t errlen);
 
-/* Poisons the version's magic and frees all its memory. */
+/*
+ * Poisons the version's magic and frees all its memory, once no reader
+ * can reach it; the calling rules of zs_index_free() apply.
+ */
 void zs_zone_free(struct zs_zone *zone);
 
 /*

@@ -388,20 +388,23 @@ def run(queries, kport, zport):
     udp = [(i, q) for i, q in enumerate(queries) if not q.tcp]
     tcp = [(i, q) for i, q in enumerate(queries) if q.tcp]
     answers = {}
-    retried = 0
+    retried = {'knotd': 0, 'zoneserver': 0}
     for i, q in udp:
         w = q.wire(i & 0xffff)
         k, z = udp_exchange(w, kport), udp_exchange(w, zport)
         # A datagram lost on a loaded machine: ask again once, as a
         # client would.  Counted and reported; a second loss is a diff.
-        if k is None or z is None:
-            retried += 1
-            k = k if k is not None else udp_exchange(w, kport)
-            z = z if z is not None else udp_exchange(w, zport)
+        if k is None:
+            retried['knotd'] += 1
+            k = udp_exchange(w, kport)
+        if z is None:
+            retried['zoneserver'] += 1
+            z = udp_exchange(w, zport)
         answers[i] = (k, z)
-    if retried:
-        print('difftest: %d UDP queries asked twice (no response within %.0f s)'
-              % (retried, TIMEOUT))
+    for what, n in sorted(retried.items()):
+        if n:
+            print('difftest: %s: %d UDP queries asked twice (no response '
+                  'within %.0f s)' % (what, n, TIMEOUT))
     # TCP: batches of 16 queries per connection, pipelined.
     for start in range(0, len(tcp), 16):
         batch = tcp[start:start + 16]
