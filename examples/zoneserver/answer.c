@@ -25,6 +25,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <urcu/flavor.h>
+
 #include "answer.h"
 
 void (*zs_answer_hold)(void);
@@ -403,6 +405,7 @@ int zs_zones_init(struct zs_zones *zones, size_t n, const char *const *origins,
 		goto fail;
 	}
 	/* Each zone's closest served ancestor: the longest proper prefix. */
+	flavor->read_lock();
 	for (size_t i = 0; i < n; i++) {
 		struct zs_slot *s = &zones->slots[i];
 		uint16_t ends[128];
@@ -415,6 +418,7 @@ int zs_zones_init(struct zs_zones *zones, size_t n, const char *const *origins,
 			s->parent = zs_index_longest_prefix(zones->index, key, ends,
 							    nl - 1, &matched);
 	}
+	flavor->read_unlock();
 	free(entries);
 	return 0;
 fail:

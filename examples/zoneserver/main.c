@@ -308,12 +308,16 @@ int main(int argc, char **argv)
 	}
 	setvbuf(stdout, NULL, _IOLBF, 0);
 
+	/*
+	 * main stays registered (offline while it waits) until the end: it
+	 * builds the zone table and the first versions, and frees them.
+	 */
+	rcu->register_thread();
 	if (zs_server_open(&srv, &cfg, err, sizeof(err))) {
 		fprintf(stderr, "zoneserver: %s\n", err);
+		rcu->unregister_thread();
 		return 1;
 	}
-	/* main stays registered (offline while it waits) until the end. */
-	rcu->register_thread();
 	if (zs_server_load(&srv, stdout)) {
 		fprintf(stderr, "zoneserver: a zone was refused at startup\n");
 		status = 1;
@@ -344,7 +348,6 @@ int main(int argc, char **argv)
 
 cleanup:
 	zs_server_clear(&srv);
-	rcu->unregister_thread();
 	zs_server_stats(&srv, stdout);
 	/*
 	 * Relaxed, pairs with nothing: every thread has been joined (or
@@ -352,6 +355,7 @@ cleanup:
 	 */
 	poisoned = atomic_load_explicit(&srv.poisoned, memory_order_relaxed);
 	zs_server_close(&srv);
+	rcu->unregister_thread();
 	if (poisoned) {
 		printf("zoneserver: ERROR: %lu queries met a freed zone version\n",
 		       poisoned);

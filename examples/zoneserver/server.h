@@ -101,6 +101,8 @@ struct zs_server {
 /*
  * Binds the sockets (UDP and TCP on one port) and sets up the zone
  * slots, with nothing loaded.  Returns 0, or -1 with a message in @err.
+ * The caller is registered with the flavor, online, as for
+ * zs_server_load().
  */
 int zs_server_open(struct zs_server *srv, const struct zs_config *cfg,
 		   char *err, size_t errlen);
@@ -127,7 +129,7 @@ void zs_server_stop(struct zs_server *srv);
  */
 void zs_server_clear(struct zs_server *srv);
 
-/* Closes the sockets and frees the slots.  Any thread. */
+/* Closes the sockets and frees the slots.  Same calling rules. */
 void zs_server_close(struct zs_server *srv);
 
 /* Prints one line of counters, summed over the threads. */

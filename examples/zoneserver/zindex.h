@@ -6,7 +6,7 @@
  * Keys are names in "label-reversed canonical" form (zs_name_key()):
  * the labels from the root down, each lowercased, escaped so that it
  * holds no 0x00 byte, and followed by a 0x00 terminator.  Two properties
- * follow, and the server relies on both:
+ * follow; answers rely on the first, ordered walks on the second:
  *   - a name's key is a byte prefix of the key of every name below it,
  *     and a stored key that is a byte prefix of a query key always ends
  *     on a label boundary of it: the longest stored prefix of a query
@@ -16,7 +16,8 @@
  *
  * An index is built once, is then immutable, and is read concurrently
  * without locks; it is published and retired with the zone version that
- * owns it (server.c).
+ * owns it (server.c).  zindex_trie.c implements it on the RCU ordered
+ * trie of liburcu-cds (urcu/rcutrie.h).
  */
 #ifndef ZONESERVER_ZINDEX_H
 #define ZONESERVER_ZINDEX_H
@@ -47,23 +48,22 @@ struct zs_index_entry {
 };
 
 /*
- * An index of the @n entries (keys distinct; the array is reordered),
- * searched by readers of @flavor (NULL: no concurrent readers, as in the
- * fuzz targets).  The caller is the only writer; when @flavor is set it
- * is registered with it, online, outside read-side sections.  Returns
+ * An index of the @n entries (keys distinct), searched by readers of
+ * @flavor inside its read-side sections.  The caller is the only writer,
+ * registered with @flavor, online, outside read-side sections.  Returns
  * NULL when out of memory.
  */
 struct zs_index *zs_index_build(const struct rcu_flavor_struct *flavor,
 				struct zs_index_entry *entries, size_t n);
 
-/* The value stored under @key, or NULL. */
+/* The value stored under @key, or NULL.  Inside a read-side section. */
 void *zs_index_find(const struct zs_index *idx, const uint8_t *key,
 		    size_t keylen);
 
 /*
  * The value of the longest stored key that is a prefix of @key, or
  * NULL; *@matched receives that key's length.  @ends and @nlabels are
- * as zs_name_key() gave them for @key.
+ * as zs_name_key() gave them for @key.  Inside a read-side section.
  */
 void *zs_index_longest_prefix(const struct zs_index *idx, const uint8_t *key,
 			      const uint16_t *ends, unsigned nlabels,

@@ -16,6 +16,7 @@
 
 #include <libzscanner/error.h>
 #include <libzscanner/scanner.h>
+#include <urcu/flavor.h>
 
 #include "zone.h"
 
@@ -548,7 +549,11 @@ static int build(struct load *ld, const struct rcu_flavor_struct *flavor,
 	if (!z->index)
 		goto oom;
 
-	/* Apex, SOA, delegation points, wildcards (parents come first). */
+	/*
+	 * Apex, SOA, delegation points, wildcards (parents come first).
+	 * The index is searched inside a read-side section, as readers do.
+	 */
+	flavor->read_lock();
 	for (size_t i = 0; i < nnodes; i++) {
 		struct zs_node *node = &nodes[i];
 		uint16_t ends[128];
@@ -568,6 +573,7 @@ static int build(struct load *ld, const struct rcu_flavor_struct *flavor,
 		if (node->name[0] == 1 && node->name[1] == '*')
 			parent->wildcard = node;
 	}
+	flavor->read_unlock();
 	z->soa = z->apex ? zs_node_rrset(z->apex, DNS_TYPE_SOA) : NULL;
 	if (!z->soa) {
 		fail(ld, 0, "no SOA record at the apex");
@@ -598,6 +604,7 @@ static int build(struct load *ld, const struct rcu_flavor_struct *flavor,
 	}
 
 	/* Additional-section targets of MX, NS and SRV. */
+	flavor->read_lock();
 	for (size_t i = 0; i < nnodes; i++) {
 		for (unsigned s = 0; s < nodes[i].nrrsets; s++) {
 			struct zs_rrset *set = (struct zs_rrset *) &nodes[i].rrsets[s];
@@ -608,8 +615,10 @@ static int build(struct load *ld, const struct rcu_flavor_struct *flavor,
 			if (off < 0)
 				continue;
 			add = arena_alloc(arena, set->count * sizeof(*add));
-			if (!add)
+			if (!add) {
+				flavor->read_unlock();
 				goto oom;
+			}
 			for (unsigned c = 0; c < set->count; c++) {
 				size_t rdlen = (size_t) rd[0] << 8 | rd[1];
 
@@ -620,6 +629,7 @@ static int build(struct load *ld, const struct rcu_flavor_struct *flavor,
 			set->additional = add;
 		}
 	}
+	flavor->read_unlock();
 	rc = 0;
 	goto out;
 oom:
