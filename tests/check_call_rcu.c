@@ -52,6 +52,8 @@
 
 #include "callrcu/ops.h"
 #include "harness/harness.h"
+/* liburcu-common's private interface: urcu__alloc_fail_after(). */
+#include "urcu-alloc.h"
 
 /*
  * The fork test's child starts a call_rcu worker after a multi-threaded
@@ -1271,14 +1273,15 @@ START_TEST(test_defer_background_drain)
 END_TEST
 
 /* ------------------------------------------------------------------------
- * (9) Allocation failures (URCU_ALLOC_FAIL_AFTER, read at the library's
- * first allocation in this process, so set before any RCU call).
+ * (9) Allocation failures, injected with liburcu-common's test hook
+ * urcu__alloc_fail_after() before any RCU call (each test runs in a fresh
+ * process).
  */
 
 START_TEST(test_alloc_fail_errors)
 {
 	ops = crcu_ops_table[_i];
-	ck_assert_int_eq(setenv("URCU_ALLOC_FAIL_AFTER", "0", 1), 0);
+	urcu__alloc_fail_after(0);
 	caller_enter();
 	errno = 0;
 	ck_assert_ptr_null(ops->create_call_rcu_data(0, -1));
@@ -1307,7 +1310,7 @@ START_TEST(test_alloc_fail_set_cpu)
 	struct call_rcu_data *crdp;
 
 	ops = crcu_ops_table[_i];
-	ck_assert_int_eq(setenv("URCU_ALLOC_FAIL_AFTER", "1", 1), 0);
+	urcu__alloc_fail_after(1);
 	crdp = ops->create_call_rcu_data(0, -1);
 	ck_assert_ptr_nonnull(crdp);
 	errno = 0;
@@ -1326,7 +1329,7 @@ END_TEST
 START_TEST(test_alloc_fail_call_rcu_fallback)
 {
 	ops = crcu_ops_table[_i];
-	ck_assert_int_eq(setenv("URCU_ALLOC_FAIL_AFTER", "0", 1), 0);
+	urcu__alloc_fail_after(0);
 	track_alloc(3);
 	ops->call_rcu(&objs[0].head, track_cb);
 	ck_assert_int_eq(atomic_load(&runs[0]), 1);
@@ -1348,7 +1351,7 @@ START_TEST(test_alloc_fail_poll)
 	struct urcu_gp_poll_state state;
 
 	ops = crcu_ops_table[_i];
-	ck_assert_int_eq(setenv("URCU_ALLOC_FAIL_AFTER", "0", 1), 0);
+	urcu__alloc_fail_after(0);
 	state = ops->start_poll_synchronize_rcu();
 	ops->fl->update_synchronize_rcu();
 	ck_assert(ops->poll_state_synchronize_rcu(state));

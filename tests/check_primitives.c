@@ -8,7 +8,7 @@
  * pthread_join(), because Check assertions must not run on workers.
  *
  * Build (example):
- *   gcc -std=gnu11 -Wall -Wextra -Werror -I rcu/include \
+ *   gcc -std=gnu11 -Wall -Wextra -Werror -I rcu/common/include -I rcu/include \
  *       tests/check_primitives.c tests/harness/harness.c \
  *       $(pkg-config --cflags --libs check) -pthread -o /tmp/check_primitives
  */

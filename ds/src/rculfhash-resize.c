@@ -35,7 +35,7 @@
 #include <unistd.h>
 
 #include "rculfhash-internal.h"
-#include "export.h"
+#include "urcu-export.h"
 
 /* An add that passes this many entries in its bucket asks to grow. */
 #define CHAIN_LEN_GROW		3

@@ -27,7 +27,7 @@
 #include <errno.h>
 
 #include "rcutrie-internal.h"
-#include "export.h"
+#include "urcu-export.h"
 
 /* Give up a merge or shrink after this many changes under it. */
 #define CLEANUP_TRIES	8

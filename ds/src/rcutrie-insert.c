@@ -27,7 +27,7 @@
 #include <errno.h>
 
 #include "rcutrie-internal.h"
-#include "export.h"
+#include "urcu-export.h"
 
 enum add_mode { ADD_DUP, ADD_UNIQUE, ADD_REPLACE };
 

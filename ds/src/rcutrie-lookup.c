@@ -19,7 +19,7 @@
  * path, if the key is present throughout, is followed to its chain.
  */
 #include "rcutrie-internal.h"
-#include "export.h"
+#include "urcu-export.h"
 
 URCU_API struct cds_trie_node *cds_trie_lookup(struct cds_trie *trie,
 		const void *key, size_t len)

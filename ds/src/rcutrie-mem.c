@@ -24,8 +24,8 @@
 #include <stdlib.h>
 
 #include "rcutrie-internal.h"
-#include "alloc.h"
-#include "export.h"
+#include "urcu-alloc.h"
+#include "urcu-export.h"
 
 #define TRIE_ALIGN	CAA_CACHE_LINE_SIZE
 #define INNER_ALIGN	sizeof(void *)
@@ -39,7 +39,7 @@ static void *mem_alloc(const struct cds_trie_alloc *alloc, size_t size,
 	void *p;
 
 	if (!alloc->malloc)
-		return cds__alloc(size, align);
+		return urcu__alloc(size, align);
 	p = alloc->malloc(alloc->state, size);
 	return p ? memset(p, 0, size) : NULL;
 }
@@ -48,7 +48,7 @@ static void mem_free(const struct cds_trie_alloc *alloc, void *p, size_t size,
 		     size_t align)
 {
 	if (!alloc->malloc)
-		cds__free(p, size, align);
+		urcu__free(p, size, align);
 	else
 		alloc->free(alloc->state, p, size);
 }

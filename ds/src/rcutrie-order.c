@@ -42,7 +42,7 @@
 #include <stdlib.h>
 
 #include "rcutrie-internal.h"
-#include "export.h"
+#include "urcu-export.h"
 
 /* Bounds of struct cds_trie_iter. */
 enum { BOUND_NONE, BOUND_RANGE, BOUND_PREFIX };

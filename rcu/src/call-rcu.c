@@ -67,9 +67,9 @@
 
 #include <urcu/wfcqueue.h>
 
-#include "alloc.h"
-#include "die.h"
-#include "export.h"
+#include "urcu-alloc.h"
+#include "urcu-die.h"
+#include "urcu-export.h"
 #include "stats-internal.h"
 
 /* Idle poll period of URCU_CALL_RCU_RT workers, in milliseconds. */

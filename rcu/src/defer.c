@@ -24,9 +24,9 @@
 #include <poll.h>
 #include <signal.h>
 
-#include "alloc.h"
-#include "die.h"
-#include "export.h"
+#include "urcu-alloc.h"
+#include "urcu-die.h"
+#include "urcu-export.h"
 
 /* Ring size (a power of two) and the background thread's batching delay. */
 #define URCU__DEFER_SLOTS	4096UL

@@ -15,7 +15,7 @@
 
 #include <stdbool.h>
 
-#include "export.h"
+#include "urcu-export.h"
 
 #define URCU_API_MAP
 #if defined(RCU_QSBR)

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "flavor-internal.h"
-#include "export.h"
+#include "urcu-export.h"
 
 struct urcu__registry urcu__flavor_registry =
 	URCU__REGISTRY_INIT(urcu__flavor_registry);

@@ -52,7 +52,7 @@
 
 #include <urcu/static/urcu-common.h>
 
-#include "die.h"
+#include "urcu-die.h"
 #include "gp-observe.h"
 #include "gp-stall.h"
 #include "gp-stats.h"

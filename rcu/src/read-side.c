@@ -11,7 +11,7 @@
  * so it stays in every build.  Debug builds (URCU_DEBUG defined) always
  * check everything.
  */
-#include "die.h"
+#include "urcu-die.h"
 
 /*
  * The checks that cost the common path nothing (nested lock too deep,
@@ -24,7 +24,7 @@
 	} while (0)
 
 #include "flavor-internal.h"
-#include "export.h"
+#include "urcu-export.h"
 
 #ifdef URCU_DEBUG
 #define CHECKED(fn)	((void) 0)

@@ -13,7 +13,7 @@
 
 #include <signal.h>
 
-#include "export.h"
+#include "urcu-export.h"
 #include "membarrier.h"
 
 URCU_API struct urcu_gp rcu_gp = { .ctr = URCU_GP_EPOCH_STEP | URCU_GP_COUNT };

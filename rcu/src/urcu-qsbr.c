@@ -9,7 +9,7 @@
  */
 #include "flavor-internal.h"
 
-#include "export.h"
+#include "urcu-export.h"
 
 URCU_API struct urcu_gp rcu_gp = { .ctr = URCU_QSBR_GP_ONLINE };
 URCU_API DEFINE_URCU_TLS(struct urcu_reader, rcu_reader);

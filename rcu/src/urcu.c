@@ -15,7 +15,7 @@
  *                                 on by itself (gp-observe.h); it fences
  */
 #include "flavor-internal.h"
-#include "export.h"
+#include "urcu-export.h"
 #ifdef RCU_MEMBARRIER
 #include "membarrier.h"
 #endif

@@ -31,6 +31,8 @@
 #include <urcu/rculfhash.h>
 
 #include "lfht.h"
+/* liburcu-common's private interface: urcu__alloc_fail_after(). */
+#include "urcu-alloc.h"
 
 START_TEST(test_node_init_deleted)
 {
@@ -308,8 +310,8 @@ END_TEST
 
 /*
  * The same through the library's own allocator, failing by fault
- * injection (URCU_ALLOC_FAIL_AFTER, read at liburcu-cds's first
- * allocation, which is this test's: each test runs in a fresh process).
+ * injection (liburcu-common's test hook urcu__alloc_fail_after(); each
+ * test runs in a fresh process).
  * Creation takes the table and its first bucket array; the next two
  * allocations let it grow twice more, then every one fails.
  */
@@ -318,7 +320,13 @@ START_TEST(test_resize_out_of_memory_library)
 	enum { N = 1024 };
 	struct cds_lfht *ht;
 
-	ck_assert_int_eq(setenv("URCU_ALLOC_FAIL_AFTER", "4", 1), 0);
+	/*
+	 * The allocation layer is shared by every library: start the flavor's
+	 * default call_rcu worker (which the table uses to free bucket
+	 * arrays) first, so that only the table's allocations are counted.
+	 */
+	ck_assert_ptr_nonnull(urcu_memb_get_default_call_rcu_data());
+	urcu__alloc_fail_after(4);
 	ht = cds_lfht_new_flavor(1, 1, 0, 0, &urcu_memb_flavor, NULL);
 	ck_assert_ptr_nonnull(ht);
 	urcu_memb_register_thread();

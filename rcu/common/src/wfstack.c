@@ -11,7 +11,7 @@
 #include <urcu/wfstack.h>
 #include <urcu/static/wfstack.h>
 
-#include "export.h"
+#include "urcu-export.h"
 
 URCU_API void cds_wfs_node_init(struct cds_wfs_node *node)
 {

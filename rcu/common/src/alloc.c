@@ -1,40 +1,40 @@
 /*
- * alloc.c: jemalloc or libc behind the internal allocation layer (alloc.h).
- * Compiled once per library.
+ * alloc.c: jemalloc or libc behind the internal allocation layer
+ * (urcu-alloc.h).  Part of liburcu-common; the other libraries call it
+ * through the private interface.
  */
 #include <errno.h>
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "urcu-build-config.h"
-#include "alloc.h"
+#include "urcu-alloc.h"
 
 #ifdef URCU_HAVE_JEMALLOC
 #define JEMALLOC_NO_DEMANGLE
 #include <jemalloc/jemalloc.h>
 #endif
 
-/* Fault injection state: allocations left before failures start. */
-static pthread_once_t fail_once = PTHREAD_ONCE_INIT;
+/*
+ * Fault injection state (urcu__alloc_fail_after()): whether it is on, and
+ * the allocations left before failures start.
+ */
 static int fail_enabled;
 static long fail_left;
 
-static void read_fail_after(void)
+URCU_PRIVATE_API void urcu__alloc_fail_after(long n)
 {
-	const char *v = getenv("URCU_ALLOC_FAIL_AFTER");
-
-	if (v && *v) {
-		fail_left = strtol(v, NULL, 10);
-		fail_enabled = 1;
-	}
+	/* Relaxed: published by the release store below. */
+	__atomic_store_n(&fail_left, n, __ATOMIC_RELAXED);
+	/* Orders fail_left before it; paired with injected_failure(). */
+	__atomic_store_n(&fail_enabled, n >= 0, __ATOMIC_RELEASE);
 }
 
 static int injected_failure(void)
 {
-	/* pthread_once publishes fail_enabled and fail_left. */
-	(void) pthread_once(&fail_once, read_fail_after);
-	if (!fail_enabled)
+	/* Orders the read of fail_left after it; paired with
+	 * urcu__alloc_fail_after(). */
+	if (!__atomic_load_n(&fail_enabled, __ATOMIC_ACQUIRE))
 		return 0;
 	/*
 	 * Relaxed: a counter that only needs atomicity; the allocation it
@@ -43,7 +43,7 @@ static int injected_failure(void)
 	return __atomic_fetch_sub(&fail_left, 1, __ATOMIC_RELAXED) <= 0;
 }
 
-void *urcu__alloc(size_t size, size_t align)
+URCU_PRIVATE_API void *urcu__alloc(size_t size, size_t align)
 {
 	if (size == 0 || injected_failure())
 		return NULL;
@@ -60,7 +60,7 @@ void *urcu__alloc(size_t size, size_t align)
 #endif
 }
 
-void urcu__free(void *ptr, size_t size, size_t align)
+URCU_PRIVATE_API void urcu__free(void *ptr, size_t size, size_t align)
 {
 	if (!ptr)
 		return;
@@ -73,7 +73,7 @@ void urcu__free(void *ptr, size_t size, size_t align)
 #endif
 }
 
-void urcu__alloc_thread_idle(void)
+URCU_PRIVATE_API void urcu__alloc_thread_idle(void)
 {
 #ifdef URCU_HAVE_JEMALLOC
 	/* Best effort: an older jemalloc without thread.idle just refuses. */

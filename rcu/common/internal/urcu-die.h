@@ -1,13 +1,13 @@
 /*
- * die.h: fatal-error paths shared by the flavors.
+ * urcu-die.h: fatal-error paths shared by the libraries.
  *
  * urcu__die() is for failures that cannot happen in a correct program on a
  * working system (a pthread call or a syscall that must not fail): it prints
  * what failed and aborts.  urcu__misuse() reports a broken API contract,
  * such as synchronize_rcu() inside a read-side critical section.
  */
-#ifndef URCU_SRC_DIE_H
-#define URCU_SRC_DIE_H
+#ifndef URCU_INTERNAL_DIE_H
+#define URCU_INTERNAL_DIE_H
 
 #include <pthread.h>
 #include <stdio.h>
@@ -44,4 +44,4 @@ static inline void urcu__mutex_unlock(pthread_mutex_t *m)
 		urcu__die("pthread_mutex_unlock", err);
 }
 
-#endif /* URCU_SRC_DIE_H */
+#endif /* URCU_INTERNAL_DIE_H */

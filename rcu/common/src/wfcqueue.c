@@ -11,7 +11,7 @@
 #include <urcu/wfcqueue.h>
 #include <urcu/static/wfcqueue.h>
 
-#include "export.h"
+#include "urcu-export.h"
 
 URCU_API void cds_wfcq_node_init(struct cds_wfcq_node *node)
 {

@@ -13,7 +13,7 @@
 #include <urcu/wfqueue.h>
 #include <urcu/static/wfqueue.h>
 
-#include "export.h"
+#include "urcu-export.h"
 
 URCU_API void cds_wfq_node_init(struct cds_wfq_node *node)
 {
