@@ -1157,6 +1157,61 @@ START_TEST(test_misuse_env)
 }
 END_TEST
 
+/*
+ * An rcu_read_unlock() too many in a read side inlined without URCU_DEBUG
+ * goes unchecked, and leaves the reader word looking like a section that
+ * never ends.  The calls that refuse to run inside a section, and the
+ * stall warning of a grace period that waits for that thread, must name
+ * the unbalanced unlock rather than a read-side critical section, where
+ * nothing is wrong (tests/helpers/unbalanced_unlock.c commits it in a
+ * fresh process for each flavor and call).
+ */
+static const char *const unbalanced_flavors[] = { "memb", "mb", "signal",
+						  "bp" };
+static const char *const unbalanced_calls[] = { "synchronize", "barrier",
+						"defer", "unregister", "exit",
+						"stall" };
+#define N_UNBALANCED_CALLS \
+	((int) (sizeof(unbalanced_calls) / sizeof(unbalanced_calls[0])))
+#define N_UNBALANCED \
+	((int) (sizeof(unbalanced_flavors) / sizeof(unbalanced_flavors[0])) \
+	 * N_UNBALANCED_CALLS)
+
+START_TEST(test_misuse_unbalanced_unlock_inline)
+{
+	const char *flavor = unbalanced_flavors[_i / N_UNBALANCED_CALLS];
+	const char *call = unbalanced_calls[_i % N_UNBALANCED_CALLS];
+	const char *const args[] = { flavor, call, NULL };
+	const char *const env[] = { "URCU_STALL_TIMEOUT=0.2", NULL };
+	struct harness_child c;
+
+	harness_run_child(&c, "unbalanced_unlock", args, env);
+	if (!strcmp(call, "stall")) {
+		ck_assert_msg(WIFEXITED(c.status) && WEXITSTATUS(c.status) == 0,
+			      "%s %s: status %#x, stdout: %s, stderr: %s",
+			      flavor, call, c.status, c.out, c.err);
+		ck_assert_msg(harness_count(c.err, "): it called "
+			"rcu_read_unlock() 1 time(s) more than "
+			"rcu_read_lock(), ") == 1,
+			"%s %s: no stall warning naming the unlock: %s",
+			flavor, call, c.err);
+	} else {
+		expect_misuse_abort(&c, call);
+		ck_assert_msg(harness_count(c.err, " after an rcu_read_unlock() "
+			"without a matching rcu_read_lock(): this thread "
+			"called rcu_read_unlock() 1 time(s) more than "
+			"rcu_read_lock() ") == 1,
+			"%s %s: the message does not name the unlock: %s",
+			flavor, call, c.err);
+	}
+	ck_assert_msg(!harness_count(c.err, "inside a read-side critical")
+		      && !harness_count(c.err, "within a read-side critical"),
+		      "%s %s: blames a read-side section: %s", flavor, call,
+		      c.err);
+	harness_child_free(&c);
+}
+END_TEST
+
 /* Indexed by _i in tcase "misuse_inline"; see tests/misuse/misuse.h. */
 static void (*const inline_misuses[])(void) = {
 	misuse_memb_unlock_without_lock,
@@ -1260,6 +1315,11 @@ static Suite *flavors_suite(void)
 	tc = harness_tcase(s, "misuse_inline", 30);
 	tcase_add_loop_test_raise_signal(tc, test_misuse_inline, SIGABRT, 0,
 					 N_INLINE_MISUSES);
+
+	/* Every build: an unchecked inline unlock too many. */
+	tc = harness_tcase(s, "misuse_unbalanced", 30);
+	tcase_add_loop_test(tc, test_misuse_unbalanced_unlock_inline, 0,
+			    N_UNBALANCED);
 
 	tc = harness_tcase(s, "mixed", 30);
 	tcase_add_test(tc, test_mixed_memb_qsbr);

@@ -1033,10 +1033,9 @@ URCU_API void rcu_barrier(void)
 	unsigned long seq;
 	bool was_online;
 
-	if (urcu__in_read_section())
-		urcu__misuse("rcu_barrier() called from within a read-side "
-			     "critical section: it waits for a grace period, "
-			     "which would wait for the caller");
+	urcu__check_outside_section(&URCU_TLS(rcu_reader),
+		"rcu_barrier() called",
+		"it waits for a grace period, which would wait for the caller");
 	if (URCU_TLS(in_worker))
 		urcu__misuse("rcu_barrier() called from a call_rcu callback: "
 			     "it would wait for itself");

@@ -197,9 +197,8 @@ URCU_API void defer_rcu(void (*fct)(void *p), void *p)
 	if (caa_unlikely(!dq))
 		urcu__misuse("defer_rcu() called by a thread that did not call "
 			     "rcu_defer_register_thread()");
-	if (caa_unlikely(urcu__in_read_section()))
-		urcu__misuse("defer_rcu() called from within a read-side "
-			     "critical section: it may wait for a grace period");
+	urcu__check_outside_section(&URCU_TLS(rcu_reader),
+		"defer_rcu() called", "it may wait for a grace period");
 	head = dq->head;
 	/* Acquire: pairs with the drainer's release of tail (slot reuse). */
 	if (caa_unlikely(head - __atomic_load_n(&dq->tail, __ATOMIC_ACQUIRE)

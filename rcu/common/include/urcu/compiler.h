@@ -123,6 +123,23 @@
  */
 #define caa_cast_long_keep_sign(v)	((unsigned long) (v))
 
+/*
+ * CMM_SANITIZE_THREAD is defined when the translation unit is built with
+ * ThreadSanitizer (GCC's __SANITIZE_THREAD__, Clang's
+ * __has_feature(thread_sanitizer)); <urcu/annotate.h> then tells TSan
+ * about orderings it cannot see.  Define it yourself for a toolchain that
+ * does not say so.
+ */
+#ifndef CMM_SANITIZE_THREAD
+# if defined(__SANITIZE_THREAD__)
+#  define CMM_SANITIZE_THREAD 1
+# elif defined(__has_feature)
+#  if __has_feature(thread_sanitizer)
+#   define CMM_SANITIZE_THREAD 1
+#  endif
+# endif
+#endif
+
 /* Deprecation marker carrying a message. */
 #define CDS_DEPRECATED(msg)	__attribute__((deprecated(msg)))
 

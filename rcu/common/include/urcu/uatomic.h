@@ -32,6 +32,14 @@
  * acquire).  With no order at all, cmpxchg is therefore a full barrier
  * whether or not it succeeds.
  *
+ * Values are converted to the type of *addr with a cast, as liburcu's
+ * operations do, so that uatomic_cmpxchg(&c, -1UL, 0) on a char or a
+ * short draws no -Woverflow or -Wconstant-conversion warning; a pointer
+ * stored this way is not type-checked (rcu_xchg_pointer() and
+ * rcu_cmpxchg_pointer() are).  The operand of add, sub, and, or is cast
+ * to the type of *addr - *addr: the same for int and wider types,
+ * ptrdiff_t for pointers, whose arithmetic counts bytes.
+ *
  * The optional-argument forms use the GNU "##__VA_ARGS__" comma
  * elision (accepted by GCC and Clang in every -std mode; only -Wpedantic
  * complains that zero variadic arguments are passed).  The operations
@@ -45,6 +53,27 @@
 #include <urcu/compiler.h>
 #include <urcu/arch.h>
 #include <urcu/config.h>
+
+/*
+ * _urcu_unqual(x): the type of expression @x without const or volatile,
+ * for the temporaries of the operations below: a cast to a qualified type
+ * draws -Wignored-qualifiers in C++, and a volatile temporary cannot be
+ * the "expected" argument of a compare-and-exchange.  In C the comma
+ * operator yields an rvalue, whose type is unqualified; C++ keeps the
+ * lvalue through it, so a small trait strips the qualifiers there (the
+ * typename keyword outside templates needs C++11).
+ */
+#ifdef __cplusplus
+template <typename T> struct _urcu_unqual_t { typedef T type; };
+template <typename T> struct _urcu_unqual_t<const T> { typedef T type; };
+template <typename T> struct _urcu_unqual_t<volatile T> { typedef T type; };
+template <typename T> struct _urcu_unqual_t<const volatile T> {
+	typedef T type;
+};
+# define _urcu_unqual(x)	typename _urcu_unqual_t<__typeof__(x)>::type
+#else
+# define _urcu_unqual(x)	__typeof__(((void) 0, (x)))
+#endif
 
 #ifdef __cplusplus
 extern "C" {
@@ -135,6 +164,11 @@ urcu_static_assert(CMM_SEQ_CST_FENCE != __ATOMIC_RELAXED &&
 			_cmm_rmw_full_fence();				\
 	} while (0)
 
+/* @v converted to the type of *@addr (see the head of this file). */
+#define _urcu_value(addr, v)	((_urcu_unqual(*(addr))) (v))
+/* @v converted for arithmetic on *@addr: its type, or ptrdiff_t. */
+#define _urcu_operand(addr, v)	((__typeof__(*(addr) - *(addr))) (v))
+
 /* Optional trailing memory order: the given one, or dflt if absent. */
 #define _urcu_mo_or(dflt, ...)	_urcu_mo_pick(_, ##__VA_ARGS__, dflt, _)
 #define _urcu_mo_pick(_0, mo, ...)	mo
@@ -149,7 +183,7 @@ urcu_static_assert(CMM_SEQ_CST_FENCE != __ATOMIC_RELAXED &&
 /* Atomic load of *addr with order mo; yields the value. */
 #define uatomic_load_mo(addr, mo)					\
 	__extension__ ({						\
-		__typeof__(*(addr)) _urcu_ld_v =			\
+		_urcu_unqual(*(addr)) _urcu_ld_v =			\
 			__atomic_load_n((addr), _cmm_c11_mo(mo));	\
 		_cmm_fence_after_access(mo);				\
 		_urcu_ld_v;						\
@@ -158,7 +192,7 @@ urcu_static_assert(CMM_SEQ_CST_FENCE != __ATOMIC_RELAXED &&
 /* Atomic store of v into *addr with order mo. */
 #define uatomic_store_mo(addr, v, mo)					\
 	((void) __extension__ ({					\
-		__typeof__(*(addr)) _urcu_st_v = (v);			\
+		_urcu_unqual(*(addr)) _urcu_st_v = _urcu_value(addr, v); \
 		__atomic_store_n((addr), _urcu_st_v, _cmm_c11_mo(mo));	\
 		_cmm_fence_after_access(mo);				\
 	}))
@@ -171,8 +205,10 @@ urcu_static_assert(CMM_SEQ_CST_FENCE != __ATOMIC_RELAXED &&
  */
 #define uatomic_cmpxchg_mo(addr, old, _new, mos, mof)			\
 	__extension__ ({						\
-		__typeof__(*(addr)) _urcu_cas_old = (old);		\
-		__typeof__(*(addr)) _urcu_cas_new = (_new);		\
+		_urcu_unqual(*(addr)) _urcu_cas_old =			\
+			_urcu_value(addr, old);				\
+		_urcu_unqual(*(addr)) _urcu_cas_new =			\
+			_urcu_value(addr, _new);			\
 		if (__atomic_compare_exchange_n((addr), &_urcu_cas_old,	\
 				_urcu_cas_new, 0, _cmm_c11_mo(mos),	\
 				_cmm_c11_mo(mof)))			\
@@ -185,8 +221,9 @@ urcu_static_assert(CMM_SEQ_CST_FENCE != __ATOMIC_RELAXED &&
 /* Store v into *addr; yields the previous value. */
 #define uatomic_xchg_mo(addr, v, mo)					\
 	__extension__ ({						\
-		__typeof__(*(addr)) _urcu_xchg_v = (v);			\
-		__typeof__(*(addr)) _urcu_xchg_old =			\
+		_urcu_unqual(*(addr)) _urcu_xchg_v =			\
+			_urcu_value(addr, v);				\
+		_urcu_unqual(*(addr)) _urcu_xchg_old =			\
 			__atomic_exchange_n((addr), _urcu_xchg_v,	\
 					    _cmm_c11_mo(mo));		\
 		_cmm_fence_after_rmw(mo);				\
@@ -196,8 +233,9 @@ urcu_static_assert(CMM_SEQ_CST_FENCE != __ATOMIC_RELAXED &&
 /* *addr += v; yields the new value. */
 #define uatomic_add_return_mo(addr, v, mo)				\
 	__extension__ ({						\
-		__typeof__(*(addr)) _urcu_addr_res =			\
-			__atomic_add_fetch((addr), (v), _cmm_c11_mo(mo)); \
+		_urcu_unqual(*(addr)) _urcu_addr_res =			\
+			__atomic_add_fetch((addr), _urcu_operand(addr, v), \
+					   _cmm_c11_mo(mo));		\
 		_cmm_fence_after_rmw(mo);				\
 		_urcu_addr_res;						\
 	})
@@ -205,8 +243,9 @@ urcu_static_assert(CMM_SEQ_CST_FENCE != __ATOMIC_RELAXED &&
 /* *addr -= v; yields the new value. */
 #define uatomic_sub_return_mo(addr, v, mo)				\
 	__extension__ ({						\
-		__typeof__(*(addr)) _urcu_subr_res =			\
-			__atomic_sub_fetch((addr), (v), _cmm_c11_mo(mo)); \
+		_urcu_unqual(*(addr)) _urcu_subr_res =			\
+			__atomic_sub_fetch((addr), _urcu_operand(addr, v), \
+					   _cmm_c11_mo(mo));		\
 		_cmm_fence_after_rmw(mo);				\
 		_urcu_subr_res;						\
 	})
@@ -214,7 +253,8 @@ urcu_static_assert(CMM_SEQ_CST_FENCE != __ATOMIC_RELAXED &&
 /* *addr &= mask. */
 #define uatomic_and_mo(addr, mask, mo)					\
 	((void) __extension__ ({					\
-		(void) __atomic_fetch_and((addr), (mask),		\
+		(void) __atomic_fetch_and((addr),			\
+					  _urcu_operand(addr, mask),	\
 					  _cmm_c11_mo(mo));		\
 		_cmm_fence_after_rmw(mo);				\
 	}))
@@ -222,7 +262,8 @@ urcu_static_assert(CMM_SEQ_CST_FENCE != __ATOMIC_RELAXED &&
 /* *addr |= mask. */
 #define uatomic_or_mo(addr, mask, mo)					\
 	((void) __extension__ ({					\
-		(void) __atomic_fetch_or((addr), (mask),		\
+		(void) __atomic_fetch_or((addr),			\
+					 _urcu_operand(addr, mask),	\
 					 _cmm_c11_mo(mo));		\
 		_cmm_fence_after_rmw(mo);				\
 	}))

@@ -50,8 +50,12 @@
 extern "C" {
 #endif
 
-/* Returned by the non-blocking calls when they would have to wait. */
-#define CDS_WFS_WOULDBLOCK	((void *) -1UL)
+/*
+ * Returned by the non-blocking calls when they would have to wait.  Typed
+ * as the node pointer those calls return, so that it also converts
+ * implicitly in C++.
+ */
+#define CDS_WFS_WOULDBLOCK	((struct cds_wfs_node *) -1UL)
 
 /* Bits stored through the "state" argument of the *_with_state calls. */
 enum cds_wfs_state {

@@ -74,15 +74,10 @@ extern "C" {
 
 /*
  * End-of-stack marker: never a valid node address, distinct from NULL
- * ("link not written yet") and from CDS_WFS_WOULDBLOCK.
+ * ("link not written yet") and from CDS_WFS_WOULDBLOCK.  Typed as the
+ * stack's head pointer (s->head holds it when the stack is empty).
  */
-#define CDS_WFS_END			((void *) 0x1UL)
-
-/* Typed views of the marker; head and node share their address. */
-#define ___CDS_WFS_END_HEAD	((struct cds_wfs_head *) CDS_WFS_END)
-#define ___CDS_WFS_END_NODE	((struct cds_wfs_node *) CDS_WFS_END)
-#define ___CDS_WFS_WOULDBLOCK_NODE	\
-	((struct cds_wfs_node *) CDS_WFS_WOULDBLOCK)
+#define CDS_WFS_END			((struct cds_wfs_head *) 0x1UL)
 
 /* pthread mutex calls cannot fail on a correctly used stack. */
 static inline void ___cds_wfs_check_pthread(int err)
@@ -131,7 +126,7 @@ static inline void ___cds_wfs_init(struct __cds_wfs_stack *s)
 	 * Not concurrent with any use; whatever hands the stack to other
 	 * threads orders this store.
 	 */
-	__atomic_store_n(&s->head, ___CDS_WFS_END_HEAD, __ATOMIC_RELAXED);
+	__atomic_store_n(&s->head, CDS_WFS_END, __ATOMIC_RELAXED);
 }
 
 static inline void _cds_wfs_init(struct cds_wfs_stack *s)
@@ -198,7 +193,7 @@ ___cds_wfs_node_sync_next(struct cds_wfs_node *node, int blocking)
 	/* Acquire: pairs with P3's release store in _cds_wfs_push(). */
 	while ((next = __atomic_load_n(&node->next, __ATOMIC_ACQUIRE)) == NULL) {
 		if (!blocking)
-			return ___CDS_WFS_WOULDBLOCK_NODE;
+			return CDS_WFS_WOULDBLOCK;
 		___cds_link_wait(&spins);
 	}
 	return next;
@@ -220,8 +215,8 @@ ___cds_wfs_pop(cds_wfs_stack_ptr_t u_stack, int *state, int blocking)
 			return NULL;
 		/* O2: wait for the link below head (acquire inside). */
 		next = ___cds_wfs_node_sync_next(&head->node, blocking);
-		if (next == ___CDS_WFS_WOULDBLOCK_NODE)
-			return ___CDS_WFS_WOULDBLOCK_NODE;
+		if (next == CDS_WFS_WOULDBLOCK)
+			return CDS_WFS_WOULDBLOCK;
 		new_head = ___cds_wfs_node_to_head(next);
 		/*
 		 * O3.  Success is acquire-release: release hands the
@@ -240,7 +235,7 @@ ___cds_wfs_pop(cds_wfs_stack_ptr_t u_stack, int *state, int blocking)
 			return &head->node;
 		}
 		if (!blocking)
-			return ___CDS_WFS_WOULDBLOCK_NODE;
+			return CDS_WFS_WOULDBLOCK;
 	}
 }
 
@@ -282,7 +277,7 @@ ___cds_wfs_pop_all(cds_wfs_stack_ptr_t u_stack)
 	 * acquire by the iterators.  Nothing needs releasing: a pusher that
 	 * finds END only uses it as a value.
 	 */
-	head = __atomic_exchange_n(&s->head, ___CDS_WFS_END_HEAD,
+	head = __atomic_exchange_n(&s->head, CDS_WFS_END,
 			__ATOMIC_ACQUIRE);
 	if (___cds_wfs_end(head))
 		return NULL;
@@ -342,7 +337,7 @@ ___cds_wfs_next(struct cds_wfs_node *node, int blocking)
 
 	/* Acquire inside: pairs with P3, as for pop. */
 	next = ___cds_wfs_node_sync_next(node, blocking);
-	if (next == ___CDS_WFS_WOULDBLOCK_NODE)
+	if (next == CDS_WFS_WOULDBLOCK)
 		return next;
 	if (___cds_wfs_end(next))
 		return NULL;
