@@ -14,9 +14,9 @@
  * must allocate nothing; a dequeue that cannot get its dummy must return
  * NULL with errno = ENOMEM and leave every node queued, in order.
  * TCase "concurrent": producers and consumers hammer one queue for a time
- * budget, once per flavor (memb, mb, signal, qsbr, bp, through the tables
- * of tests/flavors/), and once with every other dummy allocation failing.
- * Every enqueued value must be dequeued exactly once, and each consumer
+ * budget, once per flavor (memb, mb, signal, qsbr, bp, through
+ * test_flavors[] of tests/flavors/flavors.h), and once with every other
+ * dummy allocation failing.  Every enqueued value must be dequeued exactly once, and each consumer
  * must see each producer's values in enqueue order.  Dequeued nodes are
  * freed with call_rcu.
  *
