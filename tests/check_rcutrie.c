@@ -918,7 +918,7 @@ static void stress(int flavor, enum trie_stress_check check)
 {
 	const struct test_flavor *tf = &test_flavors[flavor];
 	struct trie_stress_cfg cfg = {
-		.fl = tf->fl, .is_qsbr = tf->is_qsbr, .check = check,
+		.flavor = tf, .check = check,
 		.seconds = STRESS_S * harness_time_mult(),
 		.seed = 1000 + (unsigned long) flavor * 10 + check,
 	};
