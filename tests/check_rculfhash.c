@@ -33,8 +33,9 @@
  * allocator): the table reaches its flavor only through the flavor table
  * it was created with, and the tests call the flavor through the same
  * table.  A QSBR thread announces quiescent states between operations,
- * and the test thread goes offline for the calls that may wait for a
- * resize step (destroy(), fork_prepare()).
+ * and the test thread goes offline around the fork (fork_prepare());
+ * it calls cds_lfht_destroy() online, which must then go offline by
+ * itself while it waits for a resize step.
  *
  * Conventions: fork mode, each test creates all of its RCU state; worker
  * threads never call ck_assert, they record failures with HARNESS_CHECK /
@@ -131,22 +132,11 @@ static void add_per_flavor(TCase *tc, const TTest *test, int n)
 }
 
 /*
- * The registered test thread's calls that may wait for a resize step in
- * progress, which itself waits for a grace period: <urcu/rculfhash.h> and
- * docs/hash-table.md ask a QSBR thread to be offline for them (for the
- * other flavors, thread_offline() and thread_online() do nothing).
+ * The fork hooks wait for a resize step in progress, which itself waits
+ * for a grace period: <urcu/rculfhash.h> and docs/hash-table.md ask a
+ * QSBR thread to be offline for them (for the other flavors,
+ * thread_offline() and thread_online() do nothing).
  */
-
-/* cds_lfht_destroy(). */
-static int destroy(struct cds_lfht *ht, pthread_attr_t **attr)
-{
-	int ret;
-
-	tf->fl->thread_offline();
-	ret = cds_lfht_destroy(ht, attr);
-	tf->fl->thread_online();
-	return ret;
-}
 
 /* The fork hooks an application calls: call_rcu's, and the flavor's (bp). */
 static void fork_prepare(void)
@@ -331,7 +321,7 @@ static void drain_and_destroy(struct cds_lfht *ht, void (*reclaim)(struct rcu_he
 	}
 	tf->fl->read_unlock();
 	ck_assert_uint_eq(nr_nodes(ht), 0);
-	ck_assert_int_eq(destroy(ht, NULL), 0);
+	ck_assert_int_eq(cds_lfht_destroy(ht, NULL), 0);
 }
 
 static struct cds_lfht *new_table(unsigned long init_size, int flags)
@@ -378,7 +368,7 @@ START_TEST(test_new_legacy)
 	ht = cds_lfht_new(1024, 64, 1UL << 20,
 			  CDS_LFHT_AUTO_RESIZE | CDS_LFHT_ACCOUNTING, NULL);
 	ck_assert_ptr_nonnull(ht);
-	ck_assert_int_eq(destroy(ht, NULL), 0);
+	ck_assert_int_eq(cds_lfht_destroy(ht, NULL), 0);
 	api_end(items);
 }
 END_TEST
@@ -474,14 +464,14 @@ START_TEST(test_destroy_non_empty)
 	ht = new_table(1, loop_flags[v]);
 	tf->fl->register_thread();
 	add(ht, &items[0]);
-	ck_assert_int_lt(destroy(ht, NULL), 0);
+	ck_assert_int_lt(cds_lfht_destroy(ht, NULL), 0);
 	add(ht, &items[1]);
-	ck_assert_int_lt(destroy(ht, NULL), 0);
+	ck_assert_int_lt(cds_lfht_destroy(ht, NULL), 0);
 	check_exact(ht, items, 2, NULL);
 	ck_assert_int_eq(del(ht, &items[0].node), 0);
-	ck_assert_int_lt(destroy(ht, NULL), 0);
+	ck_assert_int_lt(cds_lfht_destroy(ht, NULL), 0);
 	ck_assert_int_eq(del(ht, &items[1].node), 0);
-	ck_assert_int_eq(destroy(ht, NULL), 0);
+	ck_assert_int_eq(cds_lfht_destroy(ht, NULL), 0);
 	api_end(items);
 }
 END_TEST
@@ -559,7 +549,7 @@ START_TEST(test_lookup)
 	cds_lfht_for_each(ht, &iter, node)
 		ck_assert_int_eq(cds_lfht_del(ht, node), 0);
 	tf->fl->read_unlock();
-	ck_assert_int_eq(destroy(ht, NULL), 0);
+	ck_assert_int_eq(cds_lfht_destroy(ht, NULL), 0);
 	tf->fl->update_synchronize_rcu();
 	free(same);
 	api_end(items);
@@ -810,7 +800,7 @@ START_TEST(test_replace)
 					  &key, &items[3].node), -ENOENT);
 	tf->fl->read_unlock();
 	ck_assert_uint_eq(nr_nodes(ht), 0);
-	ck_assert_int_eq(destroy(ht, NULL), 0);
+	ck_assert_int_eq(cds_lfht_destroy(ht, NULL), 0);
 	api_end(items);
 }
 END_TEST
@@ -840,7 +830,7 @@ START_TEST(test_del)
 	for (i = 0; i < 10; i++)
 		ck_assert_int_lt(del(ht, &items[i].node), 0);
 	ck_assert_uint_eq(nr_nodes(ht), 0);
-	ck_assert_int_eq(destroy(ht, NULL), 0);
+	ck_assert_int_eq(cds_lfht_destroy(ht, NULL), 0);
 	api_end(items);
 }
 END_TEST
@@ -875,7 +865,7 @@ START_TEST(test_is_node_deleted)
 	ck_assert(!is_deleted(&items[2].node));
 	ck_assert_int_eq(del(ht, &items[2].node), 0);
 	ck_assert(is_deleted(&items[2].node));
-	ck_assert_int_eq(destroy(ht, NULL), 0);
+	ck_assert_int_eq(cds_lfht_destroy(ht, NULL), 0);
 	api_end(items);
 }
 END_TEST
@@ -908,7 +898,7 @@ START_TEST(test_node_reuse)
 		ck_assert_uint_eq(nr_nodes(ht), 0);
 		tf->fl->update_synchronize_rcu();
 	}
-	ck_assert_int_eq(destroy(ht, NULL), 0);
+	ck_assert_int_eq(cds_lfht_destroy(ht, NULL), 0);
 	api_end(items);
 }
 END_TEST
