@@ -1,5 +1,7 @@
 #!/bin/sh
-# run_demo.sh RCUTORTURE DEMO: what `scons demo` runs, about 10 s in all.
+# run_demo.sh RCUTORTURE DEMO FLAVORS: what `scons demo` runs (SConstruct),
+# about 10 s in all.  FLAVORS: the flavor names, space-separated, in the
+# order the demo runs them.
 #
 # Steps 1-5: a one-second rcutorture pass per flavor (tests/torture/,
 # docs/torture.md), summarised in one line each.  Steps 6-10: examples/demo,
@@ -9,31 +11,26 @@
 set -u
 torture=$1
 demo=$2
-flavors="memb mb signal qsbr bp"
-steps=10
+flavors=$3
+steps=$((2 * $(echo $flavors | wc -w)))
 step=0
 failed=0
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 
-if [ -x "$torture" ]; then
-	for flavor in $flavors; do
-		step=$((step + 1))
-		printf 'demo [%d/%d] rcutorture --flavor %s --duration 1 ... ' \
-			"$step" "$steps" "$flavor"
-		if "$torture" --flavor "$flavor" --duration 1 > "$log" 2>&1; then
-			# "rcutorture: SUCCESS: flavor memb, mode sync, N updates, M reads"
-			sed -n 's/^rcutorture: SUCCESS: flavor [a-z]*, mode [a-z_]*, /ok, /p' "$log"
-		else
-			echo "FAILED"
-			cat "$log"
-			failed=1
-		fi
-	done
-else
-	echo "demo: rcutorture was not built (see the notes above); skipping steps 1-5"
-	step=5
-fi
+for flavor in $flavors; do
+	step=$((step + 1))
+	printf 'demo [%d/%d] rcutorture --flavor %s --duration 1 ... ' \
+		"$step" "$steps" "$flavor"
+	if "$torture" --flavor "$flavor" --duration 1 > "$log" 2>&1; then
+		# "rcutorture: SUCCESS: flavor memb, mode sync, N updates, M reads"
+		sed -n 's/^rcutorture: SUCCESS: flavor [a-z]*, mode [a-z_]*, /ok, /p' "$log"
+	else
+		echo "FAILED"
+		cat "$log"
+		failed=1
+	fi
+done
 
 "$demo" $((step + 1)) "$steps" || failed=1
 exit $failed

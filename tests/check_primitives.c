@@ -1,20 +1,23 @@
 /*
  * check_primitives.c - Check suite "primitives": unit tests for the
  * low-level public headers (compiler.h, arch.h, system.h, uatomic.h,
- * pointer.h, list.h, tls-compat.h, futex.h, assert.h).
+ * pointer.h, list.h, tls-compat.h, futex.h, assert.h, annotate.h,
+ * ref.h).
  *
  * One test per property.  Multi-threaded tests let workers record what
  * they saw in plain per-thread results; the test thread asserts after
  * pthread_join(), because Check assertions must not run on workers.
  *
  * Build (example):
- *   gcc -std=gnu11 -Wall -Wextra -Werror -I rcu/include \
+ *   gcc -std=gnu11 -Wall -Wextra -Werror -I rcu/common/include -I rcu/include \
  *       tests/check_primitives.c tests/harness/harness.c \
  *       $(pkg-config --cflags --libs check) -pthread -o /tmp/check_primitives
  */
 #include <check.h>
 #include <errno.h>
+#include <limits.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -33,6 +36,8 @@
 #include <urcu/config.h>
 #include <urcu/debug.h>
 #include <urcu/assert.h>
+#include <urcu/annotate.h>
+#include <urcu/ref.h>
 
 #include "harness/harness.h"
 
@@ -928,6 +933,237 @@ START_TEST(test_assert_evaluation)
 }
 END_TEST
 
+/* ------------------------------------------------------------------
+ * ref.h: reference counts.
+ */
+
+static int releases;
+static struct urcu_ref *released_ref;
+
+static void ref_release(struct urcu_ref *ref)
+{
+	releases++;
+	released_ref = ref;
+}
+
+START_TEST(test_urcu_ref)
+{
+	static struct urcu_ref ref;
+
+	urcu_ref_init(&ref);
+	ck_assert_int_eq(ref.refcount, 1);
+	urcu_ref_get(&ref);
+	ck_assert_int_eq(ref.refcount, 2);
+	ck_assert(urcu_ref_get_unless_zero(&ref));
+	ck_assert_int_eq(ref.refcount, 3);
+	ck_assert(urcu_ref_get_safe(&ref));
+	ck_assert_int_eq(ref.refcount, 4);
+	urcu_ref_put(&ref, ref_release);
+	urcu_ref_put(&ref, ref_release);
+	urcu_ref_put(&ref, ref_release);
+	ck_assert_int_eq(releases, 0);
+	ck_assert_int_eq(ref.refcount, 1);
+	urcu_ref_put(&ref, ref_release);
+	ck_assert_int_eq(releases, 1);
+	ck_assert_ptr_eq(released_ref, &ref);
+	ck_assert_int_eq(ref.refcount, 0);
+	/* A dead object is never revived. */
+	ck_assert(!urcu_ref_get_unless_zero(&ref));
+	ck_assert_int_eq(ref.refcount, 0);
+	ck_assert_int_eq(releases, 1);
+
+	/* Saturation: get_safe refuses, get_unless_zero too. */
+	urcu_ref_set(&ref, LONG_MAX);
+	ck_assert(!urcu_ref_get_safe(&ref));
+	ck_assert(!urcu_ref_get_unless_zero(&ref));
+	ck_assert_int_eq(ref.refcount, LONG_MAX);
+}
+END_TEST
+
+/* urcu_ref_get() aborts instead of overflowing. */
+START_TEST(test_urcu_ref_get_overflow_aborts)
+{
+	static struct urcu_ref ref;
+
+	urcu_ref_set(&ref, LONG_MAX);
+	urcu_ref_get(&ref);
+}
+END_TEST
+
+/* urcu_ref_put() past zero aborts. */
+START_TEST(test_urcu_ref_put_underflow_aborts)
+{
+	static struct urcu_ref ref;
+
+	urcu_ref_set(&ref, 0);
+	urcu_ref_put(&ref, ref_release);
+}
+END_TEST
+
+/* Concurrent get/put pairs on top of one held reference: one release. */
+#define REF_ITERS 200000L
+
+static struct urcu_ref shared_ref;
+static atomic_int shared_releases;
+
+static void shared_release(struct urcu_ref *ref)
+{
+	(void) ref;
+	atomic_fetch_add(&shared_releases, 1);
+}
+
+static void *ref_churn_thread(void *arg)
+{
+	long i;
+
+	(void) arg;
+	for (i = 0; i < REF_ITERS; i++) {
+		if (!urcu_ref_get_unless_zero(&shared_ref)) {
+			harness_fail("get_unless_zero failed on a live object");
+			break;
+		}
+		urcu_ref_put(&shared_ref, shared_release);
+	}
+	return NULL;
+}
+
+START_TEST(test_urcu_ref_concurrent)
+{
+	pthread_t tids[2];
+	int t;
+
+	urcu_ref_init(&shared_ref);
+	for (t = 0; t < 2; t++)
+		harness_spawn(&tids[t], ref_churn_thread, NULL);
+	for (t = 0; t < 2; t++)
+		harness_join(tids[t]);
+	harness_assert_no_failures("urcu_ref");
+	ck_assert_int_eq(atomic_load(&shared_releases), 0);
+	ck_assert_int_eq(__atomic_load_n(&shared_ref.refcount,
+					 __ATOMIC_RELAXED), 1);
+	urcu_ref_put(&shared_ref, shared_release);
+	ck_assert_int_eq(atomic_load(&shared_releases), 1);
+}
+END_TEST
+
+/* ------------------------------------------------------------------ */
+/* annotate.h                                                          */
+/* ------------------------------------------------------------------ */
+
+/*
+ * Message passing with relaxed accesses and fences: plain data written
+ * before the producer's flag store is read once the consumer saw the
+ * flag.  Correct in every build; under ThreadSanitizer (sanitize=thread),
+ * which does not model the fences, the annotations are what keep the
+ * plain data from being reported as raced, and a report fails the test.
+ */
+#define ANNOTATE_WORDS	4
+
+static struct {
+	int data[ANNOTATE_WORDS];	/* plain accesses */
+	int ready;			/* relaxed atomics only */
+} annotate_msg;
+
+/* Producer of the group variant: fence, then the annotated store. */
+static void *annotate_group_producer(void *arg)
+{
+	cmm_annotate_define(release);
+	int i;
+
+	(void) arg;
+	for (i = 0; i < ANNOTATE_WORDS; i++)
+		annotate_msg.data[i] = i + 1;
+	/* Orders the data before the flag; paired with the consumer's. */
+	cmm_smp_mb();
+	cmm_annotate_group_mb_release(&release);
+	cmm_annotate_group_mem_release(&release, &annotate_msg.ready);
+	uatomic_store(&annotate_msg.ready, 1, CMM_RELAXED);
+	return NULL;
+}
+
+/* Producer of the single-access variant. */
+static void *annotate_mem_producer(void *arg)
+{
+	int i;
+
+	(void) arg;
+	for (i = 0; i < ANNOTATE_WORDS; i++)
+		annotate_msg.data[i] = i + 1;
+	/* Orders the data before the flag; paired with the consumer's. */
+	cmm_smp_mb();
+	cmm_annotate_mem_release(&annotate_msg.ready);
+	uatomic_store(&annotate_msg.ready, 1, CMM_RELAXED);
+	return NULL;
+}
+
+/* Wait for the flag, then sum the data (before joining the producer). */
+static int annotate_consume(bool group)
+{
+	cmm_annotate_define(acquire);
+	int i, sum = 0;
+
+	while (!uatomic_load(&annotate_msg.ready, CMM_RELAXED))
+		caa_cpu_relax();
+	if (group)
+		cmm_annotate_group_mem_acquire(&acquire, &annotate_msg.ready);
+	/* Orders the flag before the data; paired with the producer's. */
+	cmm_smp_mb();
+	if (group)
+		cmm_annotate_group_mb_acquire(&acquire);
+	else
+		cmm_annotate_mem_acquire(&annotate_msg.ready);
+	for (i = 0; i < ANNOTATE_WORDS; i++)
+		sum += annotate_msg.data[i];
+	return sum;
+}
+
+START_TEST(test_annotate_group_message)
+{
+	pthread_t tid;
+
+	harness_spawn(&tid, annotate_group_producer, NULL);
+	ck_assert_int_eq(annotate_consume(true), 10);
+	harness_join(tid);
+}
+END_TEST
+
+START_TEST(test_annotate_mem_message)
+{
+	pthread_t tid;
+
+	harness_spawn(&tid, annotate_mem_producer, NULL);
+	ck_assert_int_eq(annotate_consume(false), 10);
+	harness_join(tid);
+}
+END_TEST
+
+#ifdef CMM_SANITIZE_THREAD
+/* TSan builds check a group's order: a store before its release fence. */
+START_TEST(test_annotate_misplaced_store)
+{
+	cmm_annotate_define(release);
+
+	cmm_annotate_group_mem_release(&release, &annotate_msg.ready);
+}
+END_TEST
+#else
+/* Without TSan the annotations evaluate nothing. */
+START_TEST(test_annotate_evaluates_nothing)
+{
+	cmm_annotate_define(group);
+	int evaluated = 0;
+
+	cmm_annotate_mem_acquire((evaluated++, &annotate_msg.ready));
+	cmm_annotate_mem_release((evaluated++, &annotate_msg.ready));
+	cmm_annotate_group_mem_acquire((evaluated++, &group),
+				       (evaluated++, &annotate_msg.ready));
+	cmm_annotate_group_mb_acquire((evaluated++, &group));
+	ck_assert_int_eq(evaluated, 0);
+	ck_assert_int_eq(group, CMM_ANNOTATE_VOID);
+}
+END_TEST
+#endif
+
 /* ------------------------------------------------------------------ */
 
 static Suite *primitives_suite(void)
@@ -976,9 +1212,26 @@ static Suite *primitives_suite(void)
 	tcase_add_test(tc, test_list_iteration);
 	tcase_add_test(tc, test_list_safe_deletion);
 
+	tc = harness_tcase(s, "annotate", 20);
+	tcase_add_test(tc, test_annotate_group_message);
+	tcase_add_test(tc, test_annotate_mem_message);
+#ifdef CMM_SANITIZE_THREAD
+	tcase_add_test_raise_signal(tc, test_annotate_misplaced_store, SIGABRT);
+#else
+	tcase_add_test(tc, test_annotate_evaluates_nothing);
+#endif
+
 	tc = harness_tcase(s, "misc", 0);
 	tcase_add_test(tc, test_tls_per_thread);
 	tcase_add_test(tc, test_futex_basic);
+
+	tc = harness_tcase(s, "ref", 0);
+	tcase_add_test(tc, test_urcu_ref);
+	tcase_add_test_raise_signal(tc, test_urcu_ref_get_overflow_aborts,
+				    SIGABRT);
+	tcase_add_test_raise_signal(tc, test_urcu_ref_put_underflow_aborts,
+				    SIGABRT);
+	tcase_add_test(tc, test_urcu_ref_concurrent);
 
 	return s;
 }

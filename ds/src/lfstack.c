@@ -12,7 +12,7 @@
 #include <urcu/lfstack.h>
 #include <urcu/static/lfstack.h>
 
-#include "export.h"
+#include "urcu-export.h"
 
 URCU_API void cds_lfs_node_init(struct cds_lfs_node *node)
 {

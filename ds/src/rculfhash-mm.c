@@ -10,16 +10,16 @@
  *          makes the order's pages accessible, shrinking gives them back
  *          to the kernel and makes them inaccessible again.
  * The table struct and the arrays come from the caller's struct
- * cds_lfht_alloc when one was given, else from the library's allocator
- * (jemalloc when built with it).  New memory is always zeroed.
+ * cds_lfht_alloc when one was given, else from liburcu-common's allocation
+ * layer (jemalloc when built with it).  New memory is always zeroed.
  */
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
 #include "rculfhash-internal.h"
-#include "alloc.h"
-#include "export.h"
+#include "urcu-alloc.h"
+#include "urcu-export.h"
 
 #define NODE_SIZE	sizeof(struct cds_lfht_node)
 #define NODE_ALIGN	__alignof__(struct cds_lfht_node)
@@ -31,7 +31,7 @@ void *cds__lfht_mem_alloc(const struct cds_lfht_alloc *alloc, size_t size,
 	void *p;
 
 	if (!alloc)
-		return cds__alloc(size, align);
+		return urcu__alloc(size, align);
 	if (align > NODE_ALIGN && alloc->aligned_alloc)
 		p = alloc->aligned_alloc(alloc->state, align,
 					 (size + align - 1) & ~(align - 1));
@@ -46,7 +46,7 @@ void cds__lfht_mem_free(const struct cds_lfht_alloc *alloc, void *ptr,
 			size_t size, size_t align)
 {
 	if (!alloc)
-		cds__free(ptr, size, align);
+		urcu__free(ptr, size, align);
 	else if (ptr)
 		alloc->free(alloc->state, ptr);
 }

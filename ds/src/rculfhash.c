@@ -26,7 +26,7 @@
 #include <stdlib.h>
 
 #include "rculfhash-internal.h"
-#include "export.h"
+#include "urcu-export.h"
 
 /* The published number of buckets. */
 static inline unsigned long load_size(struct cds_lfht *ht)

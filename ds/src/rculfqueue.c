@@ -11,7 +11,7 @@
 #include <urcu/rculfqueue.h>
 #include <urcu/static/rculfqueue.h>
 
-#include "export.h"
+#include "urcu-export.h"
 
 URCU_API void cds_lfq_node_init_rcu(struct cds_lfq_node_rcu *node)
 {

@@ -13,7 +13,7 @@
 #include <urcu/rculfstack.h>
 #include <urcu/static/rculfstack.h>
 
-#include "export.h"
+#include "urcu-export.h"
 
 URCU_API void cds_lfs_node_init_rcu(struct cds_lfs_node_rcu *node)
 {

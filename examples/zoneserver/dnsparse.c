@@ -124,8 +124,12 @@ static enum dns_parse_status skip_name(const uint8_t *buf, size_t len,
 	return DNS_PARSE_OK;
 }
 
-/* The options of an OPT record: code, length, data, filling it exactly. */
-static bool opt_rdata_ok(const uint8_t *rdata, size_t rdlen)
+/*
+ * The options of an OPT record: code, length, data, filling it exactly.
+ * Notes whether NSID was asked for.
+ */
+static bool opt_rdata_ok(const uint8_t *rdata, size_t rdlen,
+			 struct dns_query *q)
 {
 	size_t o = 0;
 
@@ -134,6 +138,8 @@ static bool opt_rdata_ok(const uint8_t *rdata, size_t rdlen)
 
 		if (rdlen - o < 4)
 			return false;
+		if (get16(rdata + o) == DNS_EDNS_NSID)
+			q->edns_nsid = true;
 		optlen = get16(rdata + o + 2);
 		o += 4;
 		if (optlen > rdlen - o)
@@ -166,7 +172,8 @@ static enum dns_parse_status read_additional(const uint8_t *buf, size_t len,
 		return DNS_PARSE_TRUNCATED;
 	if (type == DNS_TYPE_OPT) {
 		/* One OPT record, owned by the root (RFC 6891, 6.1.1). */
-		if (q->edns || name_len != 1 || !opt_rdata_ok(buf + p, rdlen))
+		if (q->edns || name_len != 1 ||
+		    !opt_rdata_ok(buf + p, rdlen, q))
 			return DNS_PARSE_BAD_OPT;
 		q->edns = true;
 		q->edns_udp_size = rclass;
@@ -178,8 +185,26 @@ static enum dns_parse_status read_additional(const uint8_t *buf, size_t len,
 	return DNS_PARSE_OK;
 }
 
+/* The question at buf[*pos]: name, type, class. */
+static enum dns_parse_status read_question(const uint8_t *buf, size_t len,
+					   size_t *pos, struct dns_query *q)
+{
+	enum dns_parse_status st = read_question_name(buf, len, pos, q);
+
+	if (st != DNS_PARSE_OK)
+		return st;
+	if (len - *pos < 4) {
+		q->qname_len = 0;
+		return DNS_PARSE_TRUNCATED;
+	}
+	q->qtype = get16(buf + *pos);
+	q->qclass = get16(buf + *pos + 2);
+	*pos += 4;
+	return DNS_PARSE_OK;
+}
+
 enum dns_parse_status dns_parse_query(const uint8_t *buf, size_t len,
-				      struct dns_query *q)
+				      size_t max, struct dns_query *q)
 {
 	enum dns_parse_status st;
 	unsigned arcount;
@@ -192,25 +217,29 @@ enum dns_parse_status dns_parse_query(const uint8_t *buf, size_t len,
 	q->flags = get16(buf + 2);
 	if (q->flags & DNS_FLAG_QR)
 		return DNS_PARSE_RESPONSE;
-	if (len > DNS_QUERY_MAX)
+	if (len > max)
 		return DNS_PARSE_OVERSIZE;
-	if (DNS_OPCODE(q->flags) != DNS_OPCODE_QUERY)
+	pos = DNS_HEADER_LEN;
+	if (DNS_OPCODE(q->flags) != DNS_OPCODE_QUERY) {
+		/*
+		 * Answered with NOTIMP or NOTAUTH, echoing the question when
+		 * there is one that parses (as Knot does); the sections
+		 * after it follow other rules (UPDATE) and are not read.
+		 */
+		if (get16(buf + 4) == 1 &&
+		    read_question(buf, len, &pos, q) != DNS_PARSE_OK)
+			q->qname_len = 0;
 		return DNS_PARSE_OPCODE;
+	}
 	if (get16(buf + 4) != 1)
 		return DNS_PARSE_QDCOUNT;
 	if (get16(buf + 6) != 0 || get16(buf + 8) != 0)
 		return DNS_PARSE_COUNTS;
 	arcount = get16(buf + 10);
 
-	pos = DNS_HEADER_LEN;
-	st = read_question_name(buf, len, &pos, q);
+	st = read_question(buf, len, &pos, q);
 	if (st != DNS_PARSE_OK)
 		return st;
-	if (len - pos < 4)
-		return DNS_PARSE_TRUNCATED;
-	q->qtype = get16(buf + pos);
-	q->qclass = get16(buf + pos + 2);
-	pos += 4;
 
 	/* Each record takes at least 11 bytes, so this loop is bounded by len. */
 	for (unsigned i = 0; i < arcount; i++) {
@@ -227,12 +256,11 @@ enum dns_parse_action dns_parse_action(enum dns_parse_status status)
 {
 	switch (status) {
 	case DNS_PARSE_OK:
+	case DNS_PARSE_OPCODE:
 		return DNS_ACTION_ANSWER;
 	case DNS_PARSE_SHORT_HEADER:
 	case DNS_PARSE_RESPONSE:
 		return DNS_ACTION_DROP;
-	case DNS_PARSE_OPCODE:
-		return DNS_ACTION_NOTIMP;
 	default:
 		return DNS_ACTION_FORMERR;
 	}

@@ -1,22 +1,19 @@
 /*
- * The zoneserver's RCU side (see server.h and docs/zoneserver.md).
+ * The zoneserver's threads and reloads (see server.h and
+ * docs/zoneserver.md).
  *
- * Readers: each reader thread takes datagrams from the shared socket,
- * parses them, looks the question up in the table inside a read-side
- * section, builds the whole response in its own buffer while still
- * inside, and only then leaves the section, announces a quiescent state
- * and sends.  Blocking happens in poll(), never in a read-side section,
- * and the thread is offline meanwhile, so an idle QSBR reader never
- * holds up a grace period.  With memb the quiescent-state and offline
- * calls do nothing.
+ * Readers hold a read-side section only while they answer: a UDP reader
+ * takes a batch of datagrams, answers all of them inside one section
+ * (every answer is built into the reader's own buffers), leaves it,
+ * announces a quiescent state, and only then sends.  Blocking happens
+ * in poll() or epoll_wait(), with the thread offline, so an idle QSBR
+ * thread never holds up a grace period.  With memb the quiescent-state
+ * and offline calls do nothing.
  *
- * Loader: one thread at a time (the control thread) swaps RRsets in
- * with cds_lfht_add_replace(), one atomic step per RRset, deletes the
- * ones the new zone lacks, and hands every RRset it took out to
- * call_rcu(), whose callback poisons and frees it once no reader can
- * hold it any more.  Readers check the RRsets' magic before and after
- * copying them; a mismatch would mean a freed RRset was read, and is
- * counted in srv->poisoned and answered with SERVFAIL.
+ * The loader (the control thread of main.c) builds each new zone version
+ * beside the old one, publishes it with one release store into the
+ * zone's slot, waits for one grace period after publishing them all,
+ * and then poisons and frees the old versions.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -25,15 +22,23 @@
 #include <poll.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/epoll.h>
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
 #include <arpa/inet.h>
 #include <netinet/in.h>
+#include <netinet/tcp.h>
 
 #include <urcu/flavor.h>
 
 #include "server.h"
+#include "tcpframe.h"
+
+/* Datagrams taken per recvmmsg() call. */
+#define UDP_BATCH		32
+/* Concurrent TCP connections; more wait in the listen backlog. */
+#define TCP_CONN_MAX		512
 
 const struct zs_flavor *zs_flavor_by_name(const char *name)
 {
@@ -45,124 +50,21 @@ const struct zs_flavor *zs_flavor_by_name(const char *name)
 }
 
 /*
- * One more event in a reader's counter.  Only the reader writes it, so
+ * One more event in a thread's counter.  Only the thread writes it, so
  * a load and a store suffice (no read-modify-write).  Relaxed: the
  * counters order nothing; zs_server_stats() may print a value a little
  * behind, and pairs with nothing.  The final report reads them after
  * pthread_join(), which orders every store before it.
  */
-static void count(struct zs_reader *rd, enum zs_stat stat)
+static void count(struct zs_worker *w, enum zs_stat stat)
 {
-	atomic_store_explicit(&rd->stats[stat],
-			      atomic_load_explicit(&rd->stats[stat],
+	atomic_store_explicit(&w->stats[stat],
+			      atomic_load_explicit(&w->stats[stat],
 						   memory_order_relaxed) + 1,
 			      memory_order_relaxed);
 }
 
-/*
- * The magic of an RRset found in the table.  A volatile read so that
- * the compiler reads it at each check instead of reusing the first
- * value; it is a plain access otherwise (a correct program never writes
- * it concurrently, and ThreadSanitizer would report one that did).
- */
-static bool rrset_live(const struct zs_rrset *rrset)
-{
-	return *(const volatile uint32_t *) &rrset->magic == ZS_MAGIC_LIVE;
-}
-
-/*
- * --hold-us: sleeps inside the read-side section, between finding an
- * RRset and copying it, so that a test can make readers overlap with
- * reloads.  Were an RRset freed without waiting for a grace period, the
- * copy would then very likely read it after its poisoning.
- */
-static void hold(unsigned us)
-{
-	struct timespec ts = { us / 1000000, (long) (us % 1000000) * 1000 };
-
-	while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
-		;
-}
-
-/* The RRset of @type for the question's name, or NULL.  Read side held. */
-static const struct zs_rrset *lookup(struct zs_server *srv,
-				     const struct dns_query *q, uint16_t type)
-{
-	struct zs_key key = { q->qname, q->qname_len, type };
-	struct cds_lfht_iter iter;
-	struct cds_lfht_node *node;
-
-	cds_lfht_lookup(srv->ht, zs_key_hash(&key), zs_rrset_match, &key, &iter);
-	node = cds_lfht_iter_get_node(&iter);
-	return node ? caa_container_of(node, struct zs_rrset, node) : NULL;
-}
-
-/*
- * Looks up the RRset of @type and copies it into the response.  Returns
- * whether it exists; sets *@poisoned when it was freed before or while
- * it was copied.
- */
-static bool answer_type(struct zs_server *srv, const struct dns_query *q,
-			struct dns_response *r, uint16_t type, bool *poisoned)
-{
-	const struct zs_rrset *rrset = lookup(srv, q, type);
-
-	if (!rrset)
-		return false;
-	if (!rrset_live(rrset)) {
-		*poisoned = true;
-		return true;
-	}
-	if (srv->hold_us)
-		hold(srv->hold_us);
-	dns_response_add_rrset(r, rrset->type, rrset->ttl, rrset->rdata,
-			       rrset->rdlen, rrset->count);
-	if (!rrset_live(rrset))
-		*poisoned = true;
-	return true;
-}
-
-/* Answers a well-formed IN query from the table; returns the rcode. */
-static unsigned answer_from_zone(struct zs_server *srv,
-				 const struct dns_query *q,
-				 struct dns_response *r)
-{
-	const struct rcu_flavor_struct *rcu = srv->flavor->rcu;
-	unsigned rcode = DNS_RCODE_NOERROR;
-	bool poisoned = false, found;
-
-	rcu->read_lock();
-	if (q->qtype == DNS_TYPE_ANY) {
-		/* RFC 8482 lets us answer ANY with a subset: A and AAAA. */
-		found = answer_type(srv, q, r, DNS_TYPE_A, &poisoned);
-		found |= answer_type(srv, q, r, DNS_TYPE_AAAA, &poisoned);
-	} else {
-		found = answer_type(srv, q, r, q->qtype, &poisoned);
-	}
-	if (!found) {
-		/* No such RRset: does the name exist at all? */
-		const struct zs_rrset *name = lookup(srv, q, ZS_TYPE_NAME);
-
-		if (!name)
-			rcode = DNS_RCODE_NXDOMAIN;
-		else if (!rrset_live(name))
-			poisoned = true;
-	}
-	rcu->read_unlock();
-
-	if (poisoned) {
-		/*
-		 * Relaxed: a statistic that orders nothing and pairs with
-		 * nothing; main reads the final value after pthread_join().
-		 */
-		atomic_fetch_add_explicit(&srv->poisoned, 1, memory_order_relaxed);
-		dns_response_drop_answers(r);
-		rcode = DNS_RCODE_SERVFAIL;
-	}
-	return rcode;
-}
-
-static void count_rcode(struct zs_reader *rd, unsigned rcode)
+static void count_answer(struct zs_worker *w, const struct zs_answer_info *info)
 {
 	static const enum zs_stat by_rcode[] = {
 		[DNS_RCODE_NOERROR] = ZS_STAT_NOERROR,
@@ -173,60 +75,29 @@ static void count_rcode(struct zs_reader *rd, unsigned rcode)
 		[DNS_RCODE_REFUSED] = ZS_STAT_REFUSED,
 	};
 
-	if (rcode == DNS_RCODE_BADVERS)
-		count(rd, ZS_STAT_BADVERS);
-	else if (rcode < sizeof(by_rcode) / sizeof(by_rcode[0]))
-		count(rd, by_rcode[rcode]);
-}
-
-/*
- * The response to the @len bytes at @in, built in @out
- * (DNS_RESPONSE_BUF bytes); returns its length, 0 for no response.
- */
-static size_t handle_datagram(struct zs_server *srv, struct zs_reader *rd,
-			      const uint8_t *in, size_t len, uint8_t *out)
-{
-	struct dns_response r;
-	struct dns_query q;
-	unsigned rcode;
-	size_t outlen;
-
-	switch (dns_parse_action(dns_parse_query(in, len, &q))) {
-	case DNS_ACTION_DROP:
-		count(rd, ZS_STAT_DROPPED);
-		return 0;
-	case DNS_ACTION_FORMERR:
-		count(rd, ZS_STAT_FORMERR);
-		return dns_response_header_only(out, &q, DNS_RCODE_FORMERR);
-	case DNS_ACTION_NOTIMP:
-		count(rd, ZS_STAT_NOTIMP);
-		return dns_response_header_only(out, &q, DNS_RCODE_NOTIMP);
-	case DNS_ACTION_ANSWER:
-		break;
-	}
-
-	dns_response_init(&r, out, &q);
-	if (q.edns && q.edns_version != 0)
-		rcode = DNS_RCODE_BADVERS;	/* we speak EDNS version 0 */
-	else if (q.qclass != DNS_CLASS_IN)
-		rcode = DNS_RCODE_REFUSED;	/* no zone of any other class */
-	else if (q.qtype == DNS_TYPE_AXFR || q.qtype == DNS_TYPE_IXFR ||
-		 q.qtype == DNS_TYPE_MAILA || q.qtype == DNS_TYPE_MAILB)
-		rcode = DNS_RCODE_NOTIMP;	/* no zone transfers */
+	if (info->rcode < 0)
+		count(w, ZS_STAT_DROPPED);
+	else if ((size_t) info->rcode < sizeof(by_rcode) / sizeof(by_rcode[0]) &&
+		 (info->rcode == 0 || by_rcode[info->rcode]))
+		count(w, by_rcode[info->rcode]);
 	else
-		rcode = answer_from_zone(srv, &q, &r);
-	outlen = dns_response_finish(&r, rcode);
-	count_rcode(rd, rcode);
-	if (r.truncated)
-		count(rd, ZS_STAT_TRUNCATED);
-	return outlen;
+		count(w, ZS_STAT_OTHER);
+	if (info->tc)
+		count(w, ZS_STAT_TRUNCATED);
+	if (info->poisoned)
+		/*
+		 * Relaxed: a statistic that orders nothing and pairs with
+		 * nothing; main reads the final value after pthread_join().
+		 */
+		atomic_fetch_add_explicit(&w->srv->poisoned, 1,
+					  memory_order_relaxed);
 }
 
-/* Waits until the socket or the stop pipe is readable. */
-static void wait_readable(struct zs_server *srv)
+/* Waits until @fd or the stop pipe is readable. */
+static void wait_readable(struct zs_server *srv, int fd)
 {
 	struct pollfd pfd[2] = {
-		{ .fd = srv->fd, .events = POLLIN },
+		{ .fd = fd, .events = POLLIN },
 		{ .fd = srv->wake[0], .events = POLLIN },
 	};
 
@@ -234,234 +105,531 @@ static void wait_readable(struct zs_server *srv)
 	(void) poll(pfd, 2, -1);
 }
 
-static void *reader_main(void *arg)
-{
-	struct zs_reader *rd = arg;
-	struct zs_server *srv = rd->srv;
-	const struct rcu_flavor_struct *rcu = srv->flavor->rcu;
+/* ------------------------------------------------------------------------
+ * UDP readers.
+ */
+struct udp_batch {
+	struct mmsghdr in[UDP_BATCH], out[UDP_BATCH];
+	struct iovec iov_in[UDP_BATCH], iov_out[UDP_BATCH];
+	struct sockaddr_storage from[UDP_BATCH];
 	/* One byte more than the largest query, to see oversize ones. */
-	uint8_t in[DNS_QUERY_MAX + 1];
-	uint8_t out[DNS_RESPONSE_BUF];
+	uint8_t query[UDP_BATCH][DNS_QUERY_MAX + 1];
+	uint8_t response[UDP_BATCH][DNS_UDP_MAX];
+};
 
+static void *udp_main(void *arg)
+{
+	struct zs_worker *w = arg;
+	struct zs_server *srv = w->srv;
+	const struct rcu_flavor_struct *rcu = srv->flavor->rcu;
+	struct udp_batch *b = malloc(sizeof(*b));
+
+	if (!b) {
+		fprintf(stderr, "zoneserver: out of memory for a reader\n");
+		return NULL;
+	}
+	for (unsigned i = 0; i < UDP_BATCH; i++) {
+		b->iov_in[i] = (struct iovec) { b->query[i], sizeof(b->query[i]) };
+		b->in[i].msg_hdr = (struct msghdr) {
+			.msg_name = &b->from[i],
+			.msg_iov = &b->iov_in[i],
+			.msg_iovlen = 1,
+		};
+	}
 	rcu->register_thread();
-	while (!atomic_load(&srv->stop)) {
-		struct sockaddr_storage from;
-		socklen_t fromlen = sizeof(from);
-		size_t outlen;
-		ssize_t n;
+	while (!atomic_load_explicit(&srv->stop, memory_order_relaxed)) {
+		unsigned nout = 0;
+		int n;
 
-		/* MSG_TRUNC: n is the datagram's length even if longer. */
-		n = recvfrom(srv->fd, in, sizeof(in), MSG_DONTWAIT | MSG_TRUNC,
-			     (struct sockaddr *) &from, &fromlen);
-		if (n < 0) {
-			if (errno == EAGAIN || errno == EWOULDBLOCK) {
+		for (unsigned i = 0; i < UDP_BATCH; i++)
+			b->in[i].msg_hdr.msg_namelen = sizeof(b->from[i]);
+		n = recvmmsg(w->fd, b->in, UDP_BATCH, MSG_DONTWAIT, NULL);
+		if (n <= 0) {
+			if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
 				/* Blocking: offline, so no grace period waits for us. */
 				rcu->thread_offline();
-				wait_readable(srv);
+				wait_readable(srv, w->fd);
 				rcu->thread_online();
 			}
 			continue;
 		}
-		count(rd, ZS_STAT_RECEIVED);
-		if ((size_t) n > sizeof(in))
-			n = sizeof(in);		/* the parser refuses it */
-		outlen = handle_datagram(srv, rd, in, (size_t) n, out);
-		/* We hold no reference into the table any more. */
+		rcu->read_lock();
+		for (int i = 0; i < n; i++) {
+			struct zs_answer_info info;
+			size_t len = b->in[i].msg_len;
+			size_t outlen;
+
+			count(w, ZS_STAT_RECEIVED);
+			/*
+			 * A datagram longer than the buffer arrives cut to
+			 * DNS_QUERY_MAX + 1 bytes: the parser refuses it.
+			 */
+			outlen = zs_answer(&srv->zones, b->query[i], len,
+					   b->response[i], sizeof(b->response[i]),
+					   false, &info);
+			count_answer(w, &info);
+			if (!outlen)
+				continue;
+			b->iov_out[nout] = (struct iovec) { b->response[i], outlen };
+			b->out[nout].msg_hdr = (struct msghdr) {
+				.msg_name = &b->from[i],
+				.msg_namelen = b->in[i].msg_hdr.msg_namelen,
+				.msg_iov = &b->iov_out[nout],
+				.msg_iovlen = 1,
+			};
+			nout++;
+		}
+		rcu->read_unlock();
+		/* We hold no reference into any zone any more. */
 		rcu->read_quiescent_state();
-		if (outlen && sendto(srv->fd, out, outlen, 0,
-				     (struct sockaddr *) &from, fromlen) < 0)
-			count(rd, ZS_STAT_SEND_ERRORS);
+		for (unsigned sent = 0; sent < nout;) {
+			int k = sendmmsg(w->fd, b->out + sent, nout - sent, 0);
+
+			if (k <= 0) {
+				if (k < 0 && errno == EINTR)
+					continue;
+				/* Skip the one that failed, keep the others. */
+				count(w, ZS_STAT_SEND_ERRORS);
+				k = 1;
+			}
+			sent += (unsigned) k;
+		}
 	}
 	rcu->unregister_thread();
+	free(b);
 	return NULL;
 }
 
+/* ------------------------------------------------------------------------
+ * TCP (RFC 7766): one thread, non-blocking connections under epoll.
+ */
+struct tcp_conn {
+	int fd;
+	struct timespec last;		/* last activity */
+	size_t in_len;			/* bytes in in[] */
+	size_t out_len, out_sent;	/* pending response in out[] */
+	uint8_t in[ZS_TCP_BUF];
+	uint8_t out[ZS_TCP_BUF];
+};
+
+static long ms_since(const struct timespec *t, const struct timespec *now)
+{
+	return (now->tv_sec - t->tv_sec) * 1000 +
+	       (now->tv_nsec - t->tv_nsec) / 1000000;
+}
+
+static void tcp_close(int ep, struct tcp_conn **conns, unsigned *nconns,
+		      unsigned i)
+{
+	epoll_ctl(ep, EPOLL_CTL_DEL, conns[i]->fd, NULL);
+	close(conns[i]->fd);
+	free(conns[i]);
+	conns[i] = conns[--*nconns];
+}
+
+/* Writes what is pending; false when the connection is dead. */
+static bool tcp_flush(struct tcp_conn *c)
+{
+	while (c->out_sent < c->out_len) {
+		ssize_t k = send(c->fd, c->out + c->out_sent,
+				 c->out_len - c->out_sent, MSG_NOSIGNAL);
+
+		if (k < 0) {
+			if (errno == EINTR)
+				continue;
+			return errno == EAGAIN || errno == EWOULDBLOCK;
+		}
+		c->out_sent += (size_t) k;
+	}
+	c->out_len = c->out_sent = 0;
+	return true;
+}
+
+/*
+ * Reads and answers what the connection has, one query at a time,
+ * stopping while a response is pending.  Runs inside a read-side
+ * section.  False when the connection is to be closed.
+ */
+static bool tcp_serve(struct zs_worker *w, struct tcp_conn *c)
+{
+	struct zs_server *srv = w->srv;
+	bool eof = false;
+
+	for (;;) {
+		if (c->out_len && !tcp_flush(c))
+			return false;
+		if (c->out_len)
+			return true;	/* wait for EPOLLOUT */
+		{
+			const uint8_t *msg;
+			size_t mlen, used = zs_tcp_frame(c->in, c->in_len, &msg,
+							 &mlen);
+
+			if (used) {
+				struct zs_answer_info info;
+				size_t n;
+
+				count(w, ZS_STAT_RECEIVED);
+				count(w, ZS_STAT_TCP);
+				n = zs_answer(&srv->zones, msg, mlen, c->out + 2,
+					      DNS_TCP_MAX, true, &info);
+				count_answer(w, &info);
+				memmove(c->in, c->in + used, c->in_len - used);
+				c->in_len -= used;
+				if (!n)
+					return false;	/* no reply: hang up */
+				zs_tcp_prefix(c->out, n);
+				c->out_len = n + 2;
+				c->out_sent = 0;
+				continue;
+			}
+		}
+		if (eof)
+			return false;
+		{
+			ssize_t k = recv(c->fd, c->in + c->in_len,
+					 sizeof(c->in) - c->in_len, 0);
+
+			if (k < 0)
+				return errno == EAGAIN || errno == EWOULDBLOCK ||
+				       errno == EINTR;
+			if (k == 0)
+				eof = true;
+			c->in_len += (size_t) k;
+		}
+	}
+}
+
+static void *tcp_main(void *arg)
+{
+	struct zs_worker *w = arg;
+	struct zs_server *srv = w->srv;
+	const struct rcu_flavor_struct *rcu = srv->flavor->rcu;
+	struct tcp_conn **conns = calloc(TCP_CONN_MAX, sizeof(*conns));
+	unsigned nconns = 0;
+	struct epoll_event ev = { .events = EPOLLIN, .data.ptr = NULL };
+	int ep = epoll_create1(EPOLL_CLOEXEC);
+
+	if (!conns || ep < 0) {
+		fprintf(stderr, "zoneserver: TCP thread setup failed\n");
+		free(conns);
+		return NULL;
+	}
+	epoll_ctl(ep, EPOLL_CTL_ADD, srv->tcp_fd, &ev);
+	ev.data.ptr = &srv->wake;
+	epoll_ctl(ep, EPOLL_CTL_ADD, srv->wake[0], &ev);
+	rcu->register_thread();
+	while (!atomic_load_explicit(&srv->stop, memory_order_relaxed)) {
+		struct epoll_event events[64];
+		struct timespec now;
+		int n;
+
+		rcu->thread_offline();
+		n = epoll_wait(ep, events, 64, 200);
+		rcu->thread_online();
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		for (int i = 0; i < n; i++) {
+			struct tcp_conn *c = events[i].data.ptr;
+
+			if (c == NULL) {
+				int fd = accept4(srv->tcp_fd, NULL, NULL,
+						 SOCK_NONBLOCK | SOCK_CLOEXEC);
+				struct epoll_event cev;
+
+				if (fd < 0)
+					continue;
+				if (nconns == TCP_CONN_MAX ||
+				    !(c = malloc(sizeof(*c)))) {
+					close(fd);
+					continue;
+				}
+				c->fd = fd;
+				c->in_len = c->out_len = c->out_sent = 0;
+				c->last = now;
+				cev.events = EPOLLIN | EPOLLOUT | EPOLLET;
+				cev.data.ptr = c;
+				epoll_ctl(ep, EPOLL_CTL_ADD, fd, &cev);
+				conns[nconns++] = c;
+				continue;
+			}
+			if ((void *) c == (void *) &srv->wake)
+				continue;	/* stopping: the loop test sees it */
+			c->last = now;
+			rcu->read_lock();
+			if (!tcp_serve(w, c)) {
+				for (unsigned j = 0; j < nconns; j++)
+					if (conns[j] == c) {
+						tcp_close(ep, conns, &nconns, j);
+						break;
+					}
+			}
+			rcu->read_unlock();
+			rcu->read_quiescent_state();
+		}
+		/* RFC 7766 6.2.3: close connections idle too long. */
+		for (unsigned j = 0; j < nconns;) {
+			if (ms_since(&conns[j]->last, &now) >= (long) srv->tcp_idle_ms)
+				tcp_close(ep, conns, &nconns, j);
+			else
+				j++;
+		}
+	}
+	while (nconns)
+		tcp_close(ep, conns, &nconns, 0);
+	rcu->unregister_thread();
+	close(ep);
+	free(conns);
+	return NULL;
+}
+
+/* ------------------------------------------------------------------------
+ * Setup.
+ */
 static void set_error(char *err, size_t errlen, const char *what, int error)
 {
 	snprintf(err, errlen, "%s: %s", what, strerror(error));
+}
+
+static int bound_socket(const struct addrinfo *ai, int type, unsigned port,
+			char *err, size_t errlen)
+{
+	struct sockaddr_storage sa;
+	int one = 1, fd, rcvbuf = 1 << 20;
+
+	memcpy(&sa, ai->ai_addr, ai->ai_addrlen);
+	if (sa.ss_family == AF_INET6)
+		((struct sockaddr_in6 *) &sa)->sin6_port = htons((uint16_t) port);
+	else
+		((struct sockaddr_in *) &sa)->sin_port = htons((uint16_t) port);
+	fd = socket(ai->ai_family, type | SOCK_CLOEXEC |
+		    (type == SOCK_STREAM ? SOCK_NONBLOCK : 0), 0);
+	if (fd < 0) {
+		set_error(err, errlen, "socket", errno);
+		return -1;
+	}
+	(void) setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+	if (type == SOCK_DGRAM) {
+		/* One socket per reader on one port: the kernel spreads. */
+		(void) setsockopt(fd, SOL_SOCKET, SO_REUSEPORT, &one, sizeof(one));
+		/* Room for bursts (dnsperf); the kernel may grant less. */
+		(void) setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &rcvbuf, sizeof(rcvbuf));
+	}
+	if (bind(fd, (struct sockaddr *) &sa, ai->ai_addrlen) < 0) {
+		set_error(err, errlen, "bind", errno);
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+static unsigned socket_port(int fd)
+{
+	struct sockaddr_storage sa;
+	socklen_t len = sizeof(sa);
+
+	if (getsockname(fd, (struct sockaddr *) &sa, &len) < 0)
+		return 0;
+	if (sa.ss_family == AF_INET6)
+		return ntohs(((struct sockaddr_in6 *) &sa)->sin6_port);
+	return ntohs(((struct sockaddr_in *) &sa)->sin_port);
+}
+
+/* All sockets on one port; with port 0, retries until one is free for both. */
+static int open_sockets(struct zs_server *srv, const struct zs_config *cfg,
+			const struct addrinfo *ai, char *err, size_t errlen)
+{
+	for (unsigned attempt = 0; attempt < 20; attempt++) {
+		unsigned port = cfg->port;
+		unsigned i;
+
+		for (i = 0; i < srv->nreaders; i++) {
+			srv->workers[i].fd = bound_socket(ai, SOCK_DGRAM, port,
+							  err, errlen);
+			if (srv->workers[i].fd < 0)
+				break;
+			port = socket_port(srv->workers[i].fd);
+		}
+		if (i == srv->nreaders) {
+			srv->tcp_fd = bound_socket(ai, SOCK_STREAM, port, err, errlen);
+			if (srv->tcp_fd >= 0) {
+				if (listen(srv->tcp_fd, 128) == 0) {
+					char host[INET6_ADDRSTRLEN];
+
+					getnameinfo(ai->ai_addr, ai->ai_addrlen, host,
+						    sizeof(host), NULL, 0, NI_NUMERICHOST);
+					snprintf(srv->where, sizeof(srv->where),
+						 ai->ai_family == AF_INET6 ? "[%s]:%u" : "%s:%u",
+						 host, port);
+					return 0;
+				}
+				set_error(err, errlen, "listen", errno);
+				close(srv->tcp_fd);
+				srv->tcp_fd = -1;
+			}
+		}
+		while (i-- > 0) {
+			close(srv->workers[i].fd);
+			srv->workers[i].fd = -1;
+		}
+		if (cfg->port)
+			break;		/* a fixed port: no second chance */
+	}
+	return -1;
+}
+
+static unsigned hold_us;
+
+static void hold(void)
+{
+	struct timespec ts = { hold_us / 1000000, (long) (hold_us % 1000000) * 1000 };
+
+	while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
+		;
 }
 
 int zs_server_open(struct zs_server *srv, const struct zs_config *cfg,
 		   char *err, size_t errlen)
 {
 	struct addrinfo hints = {
-		.ai_flags = AI_NUMERICHOST | AI_NUMERICSERV | AI_PASSIVE,
+		.ai_flags = AI_NUMERICHOST | AI_PASSIVE,
 		.ai_family = AF_UNSPEC,
 		.ai_socktype = SOCK_DGRAM,
 	};
 	struct addrinfo *ai = NULL;
-	struct sockaddr_storage bound;
-	socklen_t boundlen = sizeof(bound);
-	char port[16], host[INET6_ADDRSTRLEN];
-	int rc, rcvbuf = 1 << 20;
+	int rc;
 
 	memset(srv, 0, sizeof(*srv));
-	srv->fd = srv->wake[0] = srv->wake[1] = -1;
+	srv->tcp_fd = srv->wake[0] = srv->wake[1] = -1;
 	srv->flavor = cfg->flavor;
-	srv->zone_path = cfg->zone_path;
 	srv->nreaders = cfg->threads;
-	srv->hold_us = cfg->hold_us;
-
-	snprintf(port, sizeof(port), "%u", cfg->port);
-	rc = getaddrinfo(cfg->addr, port, &hints, &ai);
+	srv->tcp_idle_ms = cfg->tcp_idle_ms;
+	if (cfg->hold_us) {
+		hold_us = cfg->hold_us;
+		zs_answer_hold = hold;
+	}
+	if (zs_zones_init(&srv->zones, cfg->nzones, cfg->origins, cfg->paths,
+			  cfg->flavor->rcu, err, errlen))
+		return -1;
+	srv->zones.nsid = cfg->nsid;
+	srv->workers = aligned_alloc(64, (srv->nreaders + 1) * sizeof(*srv->workers));
+	if (!srv->workers) {
+		snprintf(err, errlen, "out of memory");
+		goto fail;
+	}
+	for (unsigned i = 0; i <= srv->nreaders; i++) {
+		memset(&srv->workers[i], 0, sizeof(srv->workers[i]));
+		srv->workers[i].srv = srv;
+		srv->workers[i].fd = -1;
+		for (int s = 0; s < ZS_NSTATS; s++)
+			atomic_init(&srv->workers[i].stats[s], 0);
+	}
+	rc = getaddrinfo(cfg->addr, NULL, &hints, &ai);
 	if (rc) {
 		snprintf(err, errlen, "address %s: %s", cfg->addr, gai_strerror(rc));
-		return -1;
-	}
-	srv->fd = socket(ai->ai_family, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-	if (srv->fd < 0) {
-		set_error(err, errlen, "socket", errno);
 		goto fail;
 	}
-	/* Room for bursts (dnsperf); the kernel may grant less. */
-	(void) setsockopt(srv->fd, SOL_SOCKET, SO_RCVBUF, &rcvbuf, sizeof(rcvbuf));
-	if (bind(srv->fd, ai->ai_addr, ai->ai_addrlen) < 0) {
-		set_error(err, errlen, "bind", errno);
+	if (open_sockets(srv, cfg, ai, err, errlen))
 		goto fail;
-	}
-	if (getsockname(srv->fd, (struct sockaddr *) &bound, &boundlen) < 0) {
-		set_error(err, errlen, "getsockname", errno);
-		goto fail;
-	}
-	if (bound.ss_family == AF_INET6) {
-		const struct sockaddr_in6 *s6 = (const void *) &bound;
-
-		inet_ntop(AF_INET6, &s6->sin6_addr, host, sizeof(host));
-		snprintf(srv->where, sizeof(srv->where), "[%s]:%u", host,
-			 ntohs(s6->sin6_port));
-	} else {
-		const struct sockaddr_in *s4 = (const void *) &bound;
-
-		inet_ntop(AF_INET, &s4->sin_addr, host, sizeof(host));
-		snprintf(srv->where, sizeof(srv->where), "%s:%u", host,
-			 ntohs(s4->sin_port));
-	}
 	if (pipe2(srv->wake, O_CLOEXEC) < 0) {
 		set_error(err, errlen, "pipe", errno);
-		goto fail;
-	}
-	/*
-	 * Resized automatically by the library's worker thread; node counts
-	 * in per-CPU counters let it shrink again after a smaller reload.
-	 */
-	srv->ht = cds_lfht_new_flavor(64, 64, 0,
-				      CDS_LFHT_AUTO_RESIZE | CDS_LFHT_ACCOUNTING,
-				      srv->flavor->rcu, NULL);
-	if (!srv->ht) {
-		snprintf(err, errlen, "cds_lfht_new_flavor failed");
 		goto fail;
 	}
 	freeaddrinfo(ai);
 	return 0;
 fail:
-	freeaddrinfo(ai);
+	if (ai)
+		freeaddrinfo(ai);
 	zs_server_close(srv);
 	return -1;
 }
 
-/* call_rcu callback: a grace period after its removal, nobody reads it. */
-static void free_rrset_rcu(struct rcu_head *head)
+/*
+ * Makes @zone (NULL: none) the slot's version; returns the one it
+ * replaces, which readers may still hold until a grace period ends.
+ */
+static struct zs_zone *publish(struct zs_slot *slot, struct zs_zone *zone)
 {
-	zs_rrset_free(caa_container_of(head, struct zs_rrset, rcu));
-}
-
-int zs_server_load(struct zs_server *srv, struct zs_load_result *res,
-		   char *err, size_t errlen)
-{
-	const struct rcu_flavor_struct *rcu = srv->flavor->rcu;
-	struct cds_lfht_iter iter;
-	struct zs_rrset *rrset;
-	struct zs_zone zone;
-	unsigned long gen;
-
-	memset(res, 0, sizeof(*res));
-	if (zs_zone_load(srv->zone_path, &zone, err, errlen))
-		return -1;
-	res->names = zone.names;
-	res->records = zone.records;
-	gen = ++srv->gen;
+	/* Only the loader writes slot->zone: a plain read of our own store. */
+	struct zs_zone *old = slot->zone;
 
 	/*
-	 * The table's updates must run inside a read-side section.  One
-	 * section for the whole swap also keeps the final traversal
-	 * stable: it sees every RRset present throughout exactly once.
+	 * Release (rcu_assign_pointer): orders the whole build of @zone
+	 * before its publication; pairs with the consume load of
+	 * answer_query() in answer.c.
 	 */
-	rcu->read_lock();
-	for (size_t i = 0; i < zone.count; i++) {
-		struct zs_key key;
-		struct cds_lfht_node *old_node;
-		struct zs_rrset *old;
+	__atomic_store_n(&slot->zone, zone, __ATOMIC_RELEASE);
+	return old;
+}
 
-		rrset = zone.rrsets[i];
-		zone.rrsets[i] = NULL;		/* ours now, not the zone's */
-		key = (struct zs_key) { rrset->name, rrset->name_len, rrset->type };
-		rrset->gen = gen;
-		cds_lfht_lookup(srv->ht, rrset->hash, zs_rrset_match, &key, &iter);
-		old_node = cds_lfht_iter_get_node(&iter);
-		old = old_node ? caa_container_of(old_node, struct zs_rrset, node) : NULL;
-		if (old && zs_rrset_same_data(old, rrset)) {
-			/*
-			 * Keep the published one.  gen is the loader's own
-			 * field: readers never read it.  The new copy was
-			 * never published, so it can go at once.
-			 */
-			old->gen = gen;
-			zs_rrset_free(rrset);
-			res->unchanged++;
+/*
+ * Frees the @n versions that publish() replaced: after one grace
+ * period, no reader can hold any of them.  The loader waits here, never
+ * a reader.  Not call_rcu(): a version's index may be an RCU structure
+ * whose destruction waits for its own callbacks (rcu_barrier()), which a
+ * call_rcu callback must not do.
+ */
+static void retire(struct zs_server *srv, struct zs_zone **old, size_t n)
+{
+	if (!n)
+		return;
+	srv->flavor->rcu->update_synchronize_rcu();
+	for (size_t i = 0; i < n; i++)
+		zs_zone_free(old[i]);
+}
+
+unsigned zs_server_load(struct zs_server *srv, FILE *log)
+{
+	struct zs_zone **old = calloc(srv->zones.n ? srv->zones.n : 1, sizeof(*old));
+	unsigned failed = 0;
+	size_t nold = 0;
+
+	if (!old) {
+		fprintf(log, "zoneserver: out of memory: no zone reloaded\n");
+		return (unsigned) srv->zones.n;
+	}
+	for (size_t i = 0; i < srv->zones.n; i++) {
+		struct zs_slot *slot = &srv->zones.slots[i];
+		struct zs_zone *zone;
+		char err[512];
+
+		if (zs_zone_load(slot->origin, slot->path, srv->flavor->rcu, &zone,
+				 err, sizeof(err))) {
+			fprintf(log, "zoneserver: zone %s refused: %s%s\n",
+				slot->origin, err, slot->zone ?
+				"; keeping the version being served" : "");
+			failed++;
 			continue;
 		}
-		/*
-		 * One atomic step: a concurrent lookup finds the old RRset
-		 * or this one, never neither (docs/hash-table.md).
-		 */
-		old_node = cds_lfht_add_replace(srv->ht, rrset->hash, zs_rrset_match,
-						&key, &rrset->node);
-		if (old_node) {
-			rcu->update_call_rcu(&caa_container_of(old_node,
-					struct zs_rrset, node)->rcu, free_rrset_rcu);
-			res->replaced++;
-		} else {
-			res->added++;
-		}
+		fprintf(log, "zoneserver: zone %s loaded: serial %u, %zu nodes, "
+			"%zu records\n", slot->origin, zone->serial, zone->nodes,
+			zone->records);
+		old[nold] = publish(slot, zone);
+		if (old[nold])
+			nold++;
 	}
-	/* Whatever this load did not mark belongs to the old zone only. */
-	cds_lfht_for_each_entry(srv->ht, &iter, rrset, node) {
-		if (rrset->gen == gen)
-			continue;
-		if (cds_lfht_del(srv->ht, &rrset->node) == 0) {
-			rcu->update_call_rcu(&rrset->rcu, free_rrset_rcu);
-			res->removed++;
-		}
-	}
-	rcu->read_unlock();
-	zs_zone_discard(&zone);		/* only the array is left */
-	return 0;
+	fflush(log);
+	retire(srv, old, nold);
+	free(old);
+	return failed;
 }
 
 int zs_server_start(struct zs_server *srv, char *err, size_t errlen)
 {
-	srv->readers = aligned_alloc(64, srv->nreaders * sizeof(*srv->readers));
-	if (!srv->readers) {
-		srv->nreaders = 0;
-		snprintf(err, errlen, "out of memory");
-		return -1;
-	}
-	for (unsigned i = 0; i < srv->nreaders; i++) {
-		struct zs_reader *rd = &srv->readers[i];
-		int rc;
+	for (unsigned i = 0; i <= srv->nreaders; i++) {
+		int rc = pthread_create(&srv->workers[i].tid, NULL,
+					i < srv->nreaders ? udp_main : tcp_main,
+					&srv->workers[i]);
 
-		memset(rd, 0, sizeof(*rd));
-		rd->srv = srv;
-		for (int s = 0; s < ZS_NSTATS; s++)
-			atomic_init(&rd->stats[s], 0);
-		rc = pthread_create(&rd->tid, NULL, reader_main, rd);
 		if (rc) {
 			set_error(err, errlen, "pthread_create", rc);
-			srv->nreaders = i;
+			srv->workers[i].tid = 0;
+			/* Joins the threads started so far (tid set). */
+			srv->started = true;
 			zs_server_stop(srv);
 			return -1;
 		}
 	}
+	srv->started = true;
 	return 0;
 }
 
@@ -470,61 +638,65 @@ void zs_server_stop(struct zs_server *srv)
 	char byte = 1;
 
 	atomic_store(&srv->stop, 1);
-	/* Wakes every reader blocked in poll(); the pipe stays readable. */
+	/* Wakes every thread blocked in poll(); the pipe stays readable. */
 	while (write(srv->wake[1], &byte, 1) < 0 && errno == EINTR)
 		;
-	for (unsigned i = 0; i < srv->nreaders; i++)
-		pthread_join(srv->readers[i].tid, NULL);
+	if (!srv->started)
+		return;
+	for (unsigned i = 0; i <= srv->nreaders; i++)
+		if (srv->workers[i].tid)
+			pthread_join(srv->workers[i].tid, NULL);
+	srv->started = false;
 }
 
 void zs_server_clear(struct zs_server *srv)
 {
-	const struct rcu_flavor_struct *rcu = srv->flavor->rcu;
-	struct cds_lfht_iter iter;
-	struct zs_rrset *rrset;
+	for (size_t i = 0; i < srv->zones.n; i++) {
+		struct zs_zone *old = publish(&srv->zones.slots[i], NULL);
 
-	rcu->read_lock();
-	cds_lfht_for_each_entry(srv->ht, &iter, rrset, node)
-		if (cds_lfht_del(srv->ht, &rrset->node) == 0)
-			rcu->update_call_rcu(&rrset->rcu, free_rrset_rcu);
-	rcu->read_unlock();
-	/* Every callback queued above has run once this returns. */
-	rcu->barrier();
+		/* One at a time: no allocation on the way out. */
+		if (old)
+			retire(srv, &old, 1);
+	}
 }
 
 void zs_server_close(struct zs_server *srv)
 {
-	if (srv->ht && cds_lfht_destroy(srv->ht, NULL) != 0)
-		fprintf(stderr, "zoneserver: table not empty at exit\n");
-	srv->ht = NULL;
-	if (srv->fd >= 0)
-		close(srv->fd);
+	if (srv->workers)
+		for (unsigned i = 0; i < srv->nreaders; i++)
+			if (srv->workers[i].fd >= 0)
+				close(srv->workers[i].fd);
+	if (srv->tcp_fd >= 0)
+		close(srv->tcp_fd);
 	if (srv->wake[0] >= 0)
 		close(srv->wake[0]);
 	if (srv->wake[1] >= 0)
 		close(srv->wake[1]);
-	srv->fd = srv->wake[0] = srv->wake[1] = -1;
-	free(srv->readers);
-	srv->readers = NULL;
+	srv->tcp_fd = srv->wake[0] = srv->wake[1] = -1;
+	zs_zones_destroy(&srv->zones);
+	free(srv->workers);
+	srv->workers = NULL;
 }
 
 void zs_server_stats(struct zs_server *srv, FILE *out)
 {
 	unsigned long sum[ZS_NSTATS] = { 0 };
 
-	for (unsigned i = 0; i < srv->nreaders; i++)
+	for (unsigned i = 0; srv->workers && i <= srv->nreaders; i++)
 		for (int s = 0; s < ZS_NSTATS; s++)
 			/* Relaxed: see count(). */
-			sum[s] += atomic_load_explicit(&srv->readers[i].stats[s],
+			sum[s] += atomic_load_explicit(&srv->workers[i].stats[s],
 						       memory_order_relaxed);
-	fprintf(out, "zoneserver: stats: queries %lu: noerror %lu, nxdomain %lu, "
-		"formerr %lu, notimp %lu, refused %lu, servfail %lu, badvers %lu, "
-		"truncated %lu, dropped %lu, send errors %lu; poisoned reads %lu\n",
-		sum[ZS_STAT_RECEIVED], sum[ZS_STAT_NOERROR], sum[ZS_STAT_NXDOMAIN],
-		sum[ZS_STAT_FORMERR], sum[ZS_STAT_NOTIMP], sum[ZS_STAT_REFUSED],
-		sum[ZS_STAT_SERVFAIL], sum[ZS_STAT_BADVERS], sum[ZS_STAT_TRUNCATED],
-		sum[ZS_STAT_DROPPED], sum[ZS_STAT_SEND_ERRORS],
-		/* Relaxed: a counter, see answer_from_zone(). */
+	fprintf(out, "zoneserver: stats: queries %lu (tcp %lu): noerror %lu, "
+		"nxdomain %lu, formerr %lu, notimp %lu, refused %lu, servfail %lu, "
+		"other %lu, truncated %lu, dropped %lu, send errors %lu; "
+		"poisoned reads %lu\n",
+		sum[ZS_STAT_RECEIVED], sum[ZS_STAT_TCP], sum[ZS_STAT_NOERROR],
+		sum[ZS_STAT_NXDOMAIN], sum[ZS_STAT_FORMERR], sum[ZS_STAT_NOTIMP],
+		sum[ZS_STAT_REFUSED], sum[ZS_STAT_SERVFAIL], sum[ZS_STAT_OTHER],
+		sum[ZS_STAT_TRUNCATED], sum[ZS_STAT_DROPPED],
+		sum[ZS_STAT_SEND_ERRORS],
+		/* Relaxed: a counter, see count_answer(). */
 		atomic_load_explicit(&srv->poisoned, memory_order_relaxed));
 	fflush(out);
 }

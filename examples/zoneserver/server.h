@@ -1,7 +1,14 @@
 /*
- * The zoneserver example's server: the RCU-protected zone table, the
- * reader threads that answer queries from it, and the loader that swaps
- * a new zone in under them.  docs/zoneserver.md explains the design.
+ * The zoneserver's server side: sockets, reader threads, reloads
+ * (docs/zoneserver.md, "Design").
+ *
+ * UDP: one socket per reader thread, all bound to the same address with
+ * SO_REUSEPORT so that the kernel spreads datagrams over them; each
+ * reader takes batches with recvmmsg(), answers the whole batch inside
+ * one read-side section, and sends with sendmmsg().  TCP (RFC 7766):
+ * one thread multiplexes every connection with epoll, answers the
+ * queries of a connection in order, several per connection, and closes
+ * connections idle longer than the idle timeout.
  *
  * The flavor is a run-time choice: everything here calls RCU through
  * the `const struct rcu_flavor_struct *` of a struct zs_flavor, and the
@@ -16,8 +23,7 @@
 #include <stdatomic.h>
 #include <stdio.h>
 
-#include "dns.h"
-#include "zone.h"
+#include "answer.h"
 
 struct rcu_flavor_struct;
 
@@ -33,29 +39,31 @@ extern const struct zs_flavor zs_flavor_qsbr;	/* flavor_qsbr.c */
 /* "memb" or "qsbr" to its flavor; NULL for any other name. */
 const struct zs_flavor *zs_flavor_by_name(const char *name);
 
-/* Per-reader counters. */
+/* Per-thread counters. */
 enum zs_stat {
-	ZS_STAT_RECEIVED,	/* datagrams read */
+	ZS_STAT_RECEIVED,	/* messages read (UDP and TCP) */
+	ZS_STAT_TCP,		/* ... of which over TCP */
 	ZS_STAT_NOERROR,	/* responses by rcode ... */
 	ZS_STAT_NXDOMAIN,
 	ZS_STAT_FORMERR,
 	ZS_STAT_NOTIMP,
 	ZS_STAT_REFUSED,
 	ZS_STAT_SERVFAIL,
-	ZS_STAT_BADVERS,
+	ZS_STAT_OTHER,		/* NOTAUTH, BADVERS */
 	ZS_STAT_TRUNCATED,	/* ... of which sent with TC set */
-	ZS_STAT_DROPPED,	/* datagrams not answered */
-	ZS_STAT_SEND_ERRORS,	/* sendto() failures */
+	ZS_STAT_DROPPED,	/* messages not answered */
+	ZS_STAT_SEND_ERRORS,	/* sendmmsg()/write() failures */
 	ZS_NSTATS
 };
 
 struct zs_server;
 
-struct zs_reader {
+struct zs_worker {
 	struct zs_server *srv;
 	pthread_t tid;
+	int fd;				/* UDP readers: their socket */
 	/*
-	 * Written by this reader only, read by zs_server_stats() from any
+	 * Written by this thread only, read by zs_server_stats() from any
 	 * thread: see count() in server.c.
 	 */
 	atomic_ulong stats[ZS_NSTATS];
@@ -64,72 +72,67 @@ struct zs_reader {
 struct zs_config {
 	const char *addr;		/* numeric IPv4 or IPv6 address */
 	unsigned port;			/* 0: any free port */
-	unsigned threads;		/* reader threads, >= 1 */
+	unsigned threads;		/* UDP reader threads, >= 1 */
 	const struct zs_flavor *flavor;
-	const char *zone_path;
-	/* Testing: microseconds each lookup stays in its read-side section. */
+	size_t nzones;
+	const char *const *origins;	/* zone names ... */
+	const char *const *paths;	/* ... and their master files */
+	unsigned tcp_idle_ms;		/* RFC 7766 idle timeout */
+	const char *nsid;		/* NSID sent when asked, or NULL */
+	/* Testing: microseconds each query stays in its read-side section. */
 	unsigned hold_us;
 };
 
 struct zs_server {
 	const struct zs_flavor *flavor;
-	struct cds_lfht *ht;		/* (name, type) -> struct zs_rrset */
-	int fd;				/* the UDP socket all readers share */
+	struct zs_zones zones;
+	int tcp_fd;
 	int wake[2];			/* pipe: readable once stopping */
 	char where[80];			/* "address:port" bound */
-	unsigned nreaders;
-	unsigned hold_us;		/* see struct zs_config */
-	struct zs_reader *readers;
+	unsigned nreaders;		/* UDP readers; workers[nreaders] is TCP */
+	unsigned tcp_idle_ms;
+	struct zs_worker *workers;
+	bool started;
 	atomic_int stop;
-	/* Reads that found a poisoned (freed) RRset; must stay 0. */
+	/* Queries that met a poisoned (freed) zone version; must stay 0. */
 	atomic_ulong poisoned;
-	const char *zone_path;
-	/* Loader state, used only by the thread calling zs_server_load(). */
-	unsigned long gen;
-};
-
-/* What one zs_server_load() changed. */
-struct zs_load_result {
-	size_t names, records;		/* in the new zone */
-	size_t added, replaced, removed, unchanged;	/* RRsets */
 };
 
 /*
- * Binds the socket and creates the (empty) table.  Returns 0, or -1
- * with a message in @err.  Call before any other thread exists that
- * should keep its signals blocked: the table may start a worker later.
+ * Binds the sockets (UDP and TCP on one port) and sets up the zone
+ * slots, with nothing loaded.  Returns 0, or -1 with a message in @err.
+ * The caller is registered with the flavor, online, as for
+ * zs_server_load().
  */
 int zs_server_open(struct zs_server *srv, const struct zs_config *cfg,
 		   char *err, size_t errlen);
 
 /*
- * Reads the zone file and makes the table hold exactly its RRsets:
- * new ones added, changed ones replaced (cds_lfht_add_replace), missing
- * ones deleted; the RRsets taken out are freed through call_rcu.  On a
- * zone-file error returns -1 with a message in @err and changes
- * nothing.  The caller must be registered with the server's flavor and
- * (QSBR) online, outside any read-side section; one loader at a time.
+ * Loads every zone file; each zone that loads is published with one
+ * pointer store, replacing its previous version, which is freed after a
+ * grace period (the caller waits for it; readers never wait).  A zone whose file is refused keeps
+ * its version; its error is printed to @log.  Returns the number of
+ * zones refused.  The caller must be registered with the server's
+ * flavor and (QSBR) online; one loader at a time.
  */
-int zs_server_load(struct zs_server *srv, struct zs_load_result *res,
-		   char *err, size_t errlen);
+unsigned zs_server_load(struct zs_server *srv, FILE *log);
 
-/* Starts the reader threads.  Returns 0, or -1 with @err. */
+/* Starts the threads.  Returns 0, or -1 with @err. */
 int zs_server_start(struct zs_server *srv, char *err, size_t errlen);
 
-/* Stops and joins the reader threads. */
+/* Stops and joins the threads. */
 void zs_server_stop(struct zs_server *srv);
 
 /*
- * Empties the table (every RRset through call_rcu) and waits for the
- * callbacks with the flavor's rcu_barrier().  Same calling rules as
- * zs_server_load(); the readers must be stopped.
+ * Unpublishes every version and frees it after a grace period.  Same
+ * calling rules as zs_server_load(); the threads must be stopped.
  */
 void zs_server_clear(struct zs_server *srv);
 
-/* Destroys the empty table and closes the socket.  Any thread. */
+/* Closes the sockets and frees the slots.  Same calling rules. */
 void zs_server_close(struct zs_server *srv);
 
-/* Prints one line of counters, summed over the readers. */
+/* Prints one line of counters, summed over the threads. */
 void zs_server_stats(struct zs_server *srv, FILE *out);
 
 #endif /* ZONESERVER_SERVER_H */

@@ -67,9 +67,9 @@
 
 #include <urcu/wfcqueue.h>
 
-#include "alloc.h"
-#include "die.h"
-#include "export.h"
+#include "urcu-alloc.h"
+#include "urcu-die.h"
+#include "urcu-export.h"
 #include "stats-internal.h"
 
 /* Idle poll period of URCU_CALL_RCU_RT workers, in milliseconds. */
@@ -310,6 +310,9 @@ static void run_batch(struct call_rcu_data *crdp, struct __cds_wfcq_head *head,
 
 	synchronize_rcu();	/* invariant 2 */
 	count_own(&crdp->batches);
+	/* Callbacks run under rcu_callback(flavor) (lockdep-hooks.h). */
+	urcu_lockdep_acquire(&urcu__lockdep_callback, NULL,
+			     URCU_LOCKDEP_TRY | URCU_LOCKDEP_READ_RECURSIVE);
 	__cds_wfcq_for_each_blocking_safe(head, tail, node, next) {
 		struct rcu_head *rhp = caa_container_of(node, struct rcu_head, next);
 		/* Read first: the callback may free *rhp. */
@@ -319,6 +322,7 @@ static void run_batch(struct call_rcu_data *crdp, struct __cds_wfcq_head *head,
 		if (!marker)
 			count_own(&crdp->invoked);
 	}
+	urcu_lockdep_release(&urcu__lockdep_callback, NULL);
 }
 
 /* Callbacks queued to @crdp and not yet invoked (approximate). */
@@ -711,7 +715,10 @@ static void call_rcu_synchronously(struct rcu_head *head)
 	/* QSBR: only an offline thread is known to hold no reference. */
 	if (!_rcu_read_ongoing()) {
 		synchronize_rcu();
+		urcu_lockdep_acquire(&urcu__lockdep_callback, NULL,
+				     URCU_LOCKDEP_TRY | URCU_LOCKDEP_READ_RECURSIVE);
 		head->func(head);
+		urcu_lockdep_release(&urcu__lockdep_callback, NULL);
 		return;
 	}
 	urcu__die("call_rcu(): cannot create a call_rcu worker thread", errno);
@@ -820,6 +827,8 @@ URCU_API void call_rcu_data_free(struct call_rcu_data *crdp)
 
 	if (!crdp || crdp == __atomic_load_n(&default_crdp, __ATOMIC_ACQUIRE))
 		return;
+	/* Its worker runs what is queued before it stops. */
+	urcu__lockdep_wait_callbacks("call_rcu_data_free()");
 	if (URCU_TLS(thread_crdp) == crdp && URCU_TLS(in_worker))
 		urcu__misuse("call_rcu_data_free() called from a callback "
 			     "running on the worker being freed");
@@ -1033,10 +1042,10 @@ URCU_API void rcu_barrier(void)
 	unsigned long seq;
 	bool was_online;
 
-	if (urcu__in_read_section())
-		urcu__misuse("rcu_barrier() called from within a read-side "
-			     "critical section: it waits for a grace period, "
-			     "which would wait for the caller");
+	urcu__lockdep_wait_callbacks("rcu_barrier()");
+	urcu__check_outside_section(&URCU_TLS(rcu_reader),
+		"rcu_barrier() called",
+		"it waits for a grace period, which would wait for the caller");
 	if (URCU_TLS(in_worker))
 		urcu__misuse("rcu_barrier() called from a call_rcu callback: "
 			     "it would wait for itself");
@@ -1103,6 +1112,8 @@ static bool pause_workers_locked(void)
  */
 URCU_API void call_rcu_before_fork(void)
 {
+	/* Parking waits for batches in progress (see above). */
+	urcu__lockdep_wait_callbacks("call_rcu_before_fork()");
 	urcu__mutex_lock(&barrier_mutex);
 	urcu__mutex_lock(&call_rcu_mutex);
 	fork_atfork = lfht_atfork;

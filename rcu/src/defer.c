@@ -24,9 +24,9 @@
 #include <poll.h>
 #include <signal.h>
 
-#include "alloc.h"
-#include "die.h"
-#include "export.h"
+#include "urcu-alloc.h"
+#include "urcu-die.h"
+#include "urcu-export.h"
 
 /* Ring size (a power of two) and the background thread's batching delay. */
 #define URCU__DEFER_SLOTS	4096UL
@@ -75,6 +75,9 @@ static void drain_locked(struct defer_queue **queues, unsigned long *snap,
 	if (!work)
 		return;		/* no grace period for empty rings */
 	synchronize_rcu();	/* invariant 2 */
+	/* Deferred functions run under rcu_defer(flavor) (lockdep-hooks.h). */
+	urcu_lockdep_acquire(&urcu__lockdep_defer, NULL,
+			     URCU_LOCKDEP_TRY | URCU_LOCKDEP_READ_RECURSIVE);
 	for (i = 0; i < n; i++) {
 		struct defer_queue *dq = queues[i];
 		unsigned long t;
@@ -87,6 +90,7 @@ static void drain_locked(struct defer_queue **queues, unsigned long *snap,
 		/* Release: pairs with the owner's acquire of tail. */
 		__atomic_store_n(&dq->tail, snap[i], __ATOMIC_RELEASE);
 	}
+	urcu_lockdep_release(&urcu__lockdep_defer, NULL);
 }
 
 static void drain_one_locked(struct defer_queue *dq)
@@ -197,9 +201,8 @@ URCU_API void defer_rcu(void (*fct)(void *p), void *p)
 	if (caa_unlikely(!dq))
 		urcu__misuse("defer_rcu() called by a thread that did not call "
 			     "rcu_defer_register_thread()");
-	if (caa_unlikely(urcu__in_read_section()))
-		urcu__misuse("defer_rcu() called from within a read-side "
-			     "critical section: it may wait for a grace period");
+	urcu__check_outside_section(&URCU_TLS(rcu_reader),
+		"defer_rcu() called", "it may wait for a grace period");
 	head = dq->head;
 	/* Acquire: pairs with the drainer's release of tail (slot reuse). */
 	if (caa_unlikely(head - __atomic_load_n(&dq->tail, __ATOMIC_ACQUIRE)
@@ -274,6 +277,7 @@ URCU_API void rcu_defer_unregister_thread(void)
 	 * Offline (QSBR) until the end: the drain and the defer thread's
 	 * last drain, which we join, both wait for grace periods.
 	 */
+	urcu__lockdep_wait_deferred("rcu_defer_unregister_thread()");
 	was_online = urcu__offline_for_wait();
 	urcu__mutex_lock(&defer_thread_mutex);
 	urcu__mutex_lock(&defer_mutex);
@@ -302,7 +306,10 @@ URCU_API void rcu_defer_unregister_thread(void)
 
 URCU_API void rcu_defer_barrier(void)
 {
-	bool was_online = defer_lock();
+	bool was_online;
+
+	urcu__lockdep_wait_deferred("rcu_defer_barrier()");
+	was_online = defer_lock();
 
 	drain_all_locked();
 	defer_unlock(was_online);
@@ -315,6 +322,7 @@ URCU_API void rcu_defer_barrier_thread(void)
 
 	if (!dq)
 		return;
+	urcu__lockdep_wait_deferred("rcu_defer_barrier_thread()");
 	was_online = defer_lock();
 	drain_one_locked(dq);
 	defer_unlock(was_online);

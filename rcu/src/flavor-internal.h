@@ -14,8 +14,10 @@
 #define URCU_SRC_FLAVOR_INTERNAL_H
 
 #include <stdbool.h>
+#include <stdio.h>
 
-#include "export.h"
+#include "urcu-die.h"
+#include "urcu-export.h"
 
 #define URCU_API_MAP
 #if defined(RCU_QSBR)
@@ -55,6 +57,7 @@
 #define URCU__FLAVOR_SYM(name)	URCU__XCAT3(urcu_, URCU__FLAVOR_NAME, __##name)
 
 #include "gp-synchronize.h"
+#include "lockdep-hooks.h"
 #include "reader-registry.h"
 
 /* The flavor's reader registry and grace-period state (gp-core.c). */
@@ -83,10 +86,12 @@ void urcu__flavor_fork_child(void);
 #define urcu__flavor_checked		URCU__FLAVOR_SYM(checked)
 extern URCU_HIDDEN int urcu__flavor_checked;
 #define urcu__read_lock_checked		URCU__FLAVOR_SYM(read_lock_checked)
+#define urcu__read_unlock_checked	URCU__FLAVOR_SYM(read_unlock_checked)
 #define urcu__quiescent_state_checked	URCU__FLAVOR_SYM(quiescent_state_checked)
 #define urcu__thread_offline_checked	URCU__FLAVOR_SYM(thread_offline_checked)
 #define urcu__thread_online_checked	URCU__FLAVOR_SYM(thread_online_checked)
 void urcu__read_lock_checked(void);
+void urcu__read_unlock_checked(void);	/* QSBR only */
 void urcu__quiescent_state_checked(void);
 void urcu__thread_offline_checked(void);
 void urcu__thread_online_checked(void);
@@ -165,19 +170,57 @@ static inline void urcu__online_after_wait(bool was_online)
 }
 
 /*
- * Whether the calling thread is inside a read-side section, for the
- * misuse checks of calls that may wait for a grace period.  QSBR tracks
- * sections only where they are compiled with URCU_DEBUG (the library in
- * mode=debug, or a program's inlined read side): elsewhere its nesting
- * count stays 0 and sections go unnoticed.
+ * Read-side nesting depth of reader @r, for the misuse checks of calls
+ * that may wait for a grace period; negative after unlocks without a
+ * matching lock (urcu__section_depth()).  QSBR tracks sections only where
+ * they are compiled with URCU_DEBUG (the library in mode=debug, or a
+ * program's inlined read side): elsewhere its count stays 0 and sections
+ * go unnoticed.
  */
-static inline bool urcu__in_read_section(void)
+static inline long urcu__read_depth(const struct urcu_reader *r)
 {
 #if defined(RCU_QSBR)
-	return URCU_TLS(rcu_reader).nesting != 0;
+	return (long) r->nesting;
 #else
-	return _rcu_read_ongoing();
+	return urcu__section_depth(r->ctr);
 #endif
+}
+
+/*
+ * Report @what ("synchronize_rcu() called", ...) by the thread of reader
+ * @r, which is inside a read-side section (@why: what would go wrong, or
+ * NULL), or whose word an unlock without a lock left looking so: the
+ * message names that unlock instead, since the program has to be fixed
+ * there.
+ */
+__attribute__((noreturn, cold, noinline, unused))
+static void urcu__misuse_in_section(const struct urcu_reader *r,
+		const char *what, const char *why)
+{
+	long depth = urcu__read_depth(r);
+	char msg[400];
+
+	if (depth < 0)
+		snprintf(msg, sizeof(msg), "%s after an rcu_read_unlock() "
+			 "without a matching rcu_read_lock(): this thread "
+			 "called rcu_read_unlock() %ld time(s) more than "
+			 "rcu_read_lock() (a read side inlined with "
+			 "_LGPL_SOURCE checks each unlock only when built "
+			 "with URCU_DEBUG)", what, -depth);
+	else
+		snprintf(msg, sizeof(msg), "%s from within a read-side "
+			 "critical section (nesting depth %ld, or an "
+			 "rcu_read_lock() without its rcu_read_unlock())%s%s",
+			 what, depth, why ? ": " : "", why ? why : "");
+	urcu__misuse(msg);
+}
+
+/* Abort through urcu__misuse_in_section() unless @r is outside sections. */
+static inline void urcu__check_outside_section(const struct urcu_reader *r,
+		const char *what, const char *why)
+{
+	if (caa_unlikely(urcu__read_depth(r) != 0))
+		urcu__misuse_in_section(r, what, why);
 }
 
 #ifndef RCU_QSBR
@@ -191,10 +234,10 @@ static inline void urcu__synchronize_outside_section(
 {
 	bool parked;
 
-	if (urcu__in_read_section())
-		urcu__misuse("synchronize_rcu() called from within a read-side "
-			     "critical section: the grace period would wait "
-			     "for the caller forever");
+	urcu__lockdep_wait_gp("synchronize_rcu()");
+	urcu__check_outside_section(&URCU_TLS(rcu_reader),
+		"synchronize_rcu() called",
+		"the grace period would wait for the caller forever");
 	parked = urcu__offline_for_wait();
 	urcu__synchronize(&urcu__flavor_gp_state, &urcu__flavor_registry,
 			  &rcu_gp, ops, &URCU_TLS(rcu_reader));

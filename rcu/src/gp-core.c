@@ -7,13 +7,21 @@
 #include <string.h>
 
 #include "flavor-internal.h"
-#include "export.h"
+#include "urcu-export.h"
 
 struct urcu__registry urcu__flavor_registry =
 	URCU__REGISTRY_INIT(urcu__flavor_registry);
 struct urcu__gp_state urcu__flavor_gp_state = URCU__GP_STATE_INIT;
 
 int urcu__flavor_checked;
+
+/* The flavor's pseudo-locks for the lock validator (lockdep-hooks.h). */
+struct urcu_lockdep_class urcu__lockdep_read =
+	URCU_LOCKDEP_CLASS_INIT("rcu_read(" URCU__FLAVOR_STR ")");
+struct urcu_lockdep_class urcu__lockdep_callback =
+	URCU_LOCKDEP_CLASS_INIT("rcu_callback(" URCU__FLAVOR_STR ")");
+struct urcu_lockdep_class urcu__lockdep_defer =
+	URCU_LOCKDEP_CLASS_INIT("rcu_defer(" URCU__FLAVOR_STR ")");
 
 static pthread_once_t init_once = PTHREAD_ONCE_INIT;
 

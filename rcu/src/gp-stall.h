@@ -45,8 +45,28 @@ struct urcu__stall_watch {
 	bool warned;		/* printed for this grace period already */
 	const char *flavor;	/* flavor name for the message */
 	const char *holding;	/* what a reader that holds the GP is doing */
+	/* Reader words count section nesting (urcu__section_depth()). */
+	bool section_words;
 	unsigned long *warnings;	/* counter in the gp statistics */
 };
+
+/*
+ * Nesting depth of the read-side sections that reader word @v shows, in
+ * the flavors that count them there (memb, mb, signal, bp); negative after
+ * unlocks without a matching lock.  Such an rcu_read_unlock() borrows from
+ * the epoch bits and leaves the count at its maximum, in a read side
+ * inlined without URCU_DEBUG (the others refuse it).  No program nests
+ * that deep (the checked lock stops at the maximum), so a count in the
+ * upper half of its range is read as that many unlocks too many.
+ */
+static inline long urcu__section_depth(unsigned long v)
+{
+	unsigned long n = v & URCU_GP_CTR_NEST_MASK;
+
+	if (n > URCU_GP_CTR_NEST_MASK / 2)
+		return (long) n - (long) URCU_GP_CTR_NEST_MASK - 1;
+	return (long) n;
+}
 
 /*
  * Timeout from URCU_STALL_TIMEOUT; read once, when the flavor
@@ -141,14 +161,28 @@ static void urcu__stall_report(struct urcu__stall_watch *w,
 
 	cds_list_for_each(pos, waiting) {
 		const struct urcu_reader *r;
+		long depth = 0;
 
 		if (!holds_gp(pos, gp_ctr))
 			continue;
 		r = cds_list_entry(pos, struct urcu_reader, node);
-		fprintf(stderr, "urcu: stall: %s grace period blocked for "
-			"%.3f s by thread 0x%lx (LWP %ld): %s\n",
-			w->flavor, waited_s, (unsigned long) r->tid,
-			(long) r->os_tid, w->holding);
+		/* Relaxed: the owner writes it; only printed. */
+		if (w->section_words)
+			depth = urcu__section_depth(
+				__atomic_load_n(&r->ctr, __ATOMIC_RELAXED));
+		if (depth < 0)
+			fprintf(stderr, "urcu: stall: %s grace period blocked "
+				"for %.3f s by thread 0x%lx (LWP %ld): it "
+				"called rcu_read_unlock() %ld time(s) more "
+				"than rcu_read_lock(), and grace periods take "
+				"that for a section that never ends\n",
+				w->flavor, waited_s, (unsigned long) r->tid,
+				(long) r->os_tid, -depth);
+		else
+			fprintf(stderr, "urcu: stall: %s grace period blocked "
+				"for %.3f s by thread 0x%lx (LWP %ld): %s\n",
+				w->flavor, waited_s, (unsigned long) r->tid,
+				(long) r->os_tid, w->holding);
 		n++;
 	}
 	if (n) {

@@ -52,7 +52,7 @@
 
 #include <urcu/static/urcu-common.h>
 
-#include "die.h"
+#include "urcu-die.h"
 #include "gp-observe.h"
 #include "gp-stall.h"
 #include "gp-stats.h"
@@ -64,7 +64,7 @@
  * Programs that inline the read side access struct urcu_gp directly, and
  * an executable holds its own copy of it (a copy relocation), sized as its
  * headers said: the size and the offsets of the fields such programs use
- * stay put, and new fields go into the padding (as the wake word did).
+ * stay put, and new fields go into the padding.
  */
 _Static_assert(offsetof(struct urcu_gp, futex) == sizeof(unsigned long)
 	       && sizeof(struct urcu_gp) == CAA_CACHE_LINE_SIZE,
@@ -73,7 +73,7 @@ _Static_assert(offsetof(struct urcu_gp, futex) == sizeof(unsigned long)
 /* What differs between flavors in a grace period. */
 struct urcu__gp_ops {
 	/*
-	 * Step (a); @readers: those the grace period still waits for,
+	 * Step (b); @readers: those the grace period still waits for,
 	 * registry lock held.  @stall: for a barrier that waits for readers
 	 * (the signal flavor's, which drops the lock while it sleeps, as
 	 * the wait for readers does).
@@ -104,6 +104,8 @@ struct urcu__gp_ops {
 	/* Flavor name, and what a reader holding a grace period is doing. */
 	const char *name;
 	const char *holding;
+	/* Reader words count section nesting (all flavors but QSBR). */
+	bool section_words;
 };
 
 struct urcu__gp_state {
@@ -263,6 +265,7 @@ static inline void urcu__synchronize(struct urcu__gp_state *st,
 					      __ATOMIC_RELAXED),
 		.flavor = ops->name,
 		.holding = ops->holding,
+		.section_words = ops->section_words,
 		.warnings = &st->stats.stall_warnings,
 		.stats_start_ns = &st->stats.start_ns,
 	};

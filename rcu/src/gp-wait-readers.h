@@ -60,7 +60,7 @@
 #include <urcu/futex.h>
 #include <urcu/list.h>
 
-#include "die.h"
+#include "urcu-die.h"
 #include "gp-poll-sleep.h"
 #include "gp-stall.h"
 #include "gp-stats.h"

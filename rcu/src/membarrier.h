@@ -24,7 +24,7 @@
 
 #include <urcu/arch.h>
 
-#include "die.h"
+#include "urcu-die.h"
 
 static inline int urcu__membarrier(int cmd)
 {

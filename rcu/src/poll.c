@@ -13,8 +13,8 @@
 #define _LGPL_SOURCE
 #include "flavor-internal.h"
 
-#include "die.h"
-#include "export.h"
+#include "urcu-die.h"
+#include "urcu-export.h"
 
 static pthread_mutex_t poll_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct rcu_head poll_head;	/* under poll_lock while queued */

@@ -16,6 +16,11 @@ void urcu__read_lock_checked(void)
 }
 
 #ifdef RCU_QSBR
+void urcu__read_unlock_checked(void)
+{
+	_rcu_read_unlock();
+}
+
 void urcu__quiescent_state_checked(void)
 {
 	_rcu_quiescent_state();

@@ -11,7 +11,7 @@
  * so it stays in every build.  Debug builds (URCU_DEBUG defined) always
  * check everything.
  */
-#include "die.h"
+#include "urcu-die.h"
 
 /*
  * The checks that cost the common path nothing (nested lock too deep,
@@ -24,7 +24,7 @@
 	} while (0)
 
 #include "flavor-internal.h"
-#include "export.h"
+#include "urcu-export.h"
 
 #ifdef URCU_DEBUG
 #define CHECKED(fn)	((void) 0)
@@ -49,9 +49,16 @@ URCU_API void rcu_read_lock(void)
 	_rcu_read_lock();
 }
 
-/* Needs no dispatch: its check is one of those above. */
+/*
+ * Needs no dispatch: its check is one of those above.  QSBR's does: its
+ * only work is to undo the nesting count that the checked copy of
+ * rcu_read_lock() keeps.
+ */
 URCU_API void rcu_read_unlock(void)
 {
+#ifdef RCU_QSBR
+	CHECKED(urcu__read_unlock_checked);
+#endif
 	_rcu_read_unlock();
 }
 

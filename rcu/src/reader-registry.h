@@ -21,7 +21,7 @@
 #include <urcu/list.h>
 #include <urcu/static/urcu-common.h>
 
-#include "die.h"
+#include "urcu-die.h"
 
 /*
  * Grace periods move reader records between lists: the link must not

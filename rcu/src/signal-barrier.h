@@ -34,7 +34,7 @@
 #include <urcu/list.h>
 #include <urcu/static/urcu-common.h>
 
-#include "die.h"
+#include "urcu-die.h"
 #include "gp-poll-sleep.h"
 #include "gp-stall.h"
 

@@ -19,7 +19,7 @@
 
 #include <urcu/stats.h>
 
-#include "export.h"
+#include "urcu-export.h"
 #include "stats-internal.h"
 
 /* How the flavor orders readers: enum urcu_stats_membarrier. */

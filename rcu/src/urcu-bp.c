@@ -13,7 +13,7 @@
 
 #include <signal.h>
 
-#include "export.h"
+#include "urcu-export.h"
 #include "membarrier.h"
 
 URCU_API struct urcu_gp rcu_gp = { .ctr = URCU_GP_EPOCH_STEP | URCU_GP_COUNT };
@@ -23,6 +23,7 @@ URCU_API int urcu_bp_has_sys_membarrier;
 /* Signal mask saved by urcu_bp_before_fork(). */
 static sigset_t fork_saved_mask;
 
+/* Step (b) of a grace period (gp-synchronize.h), as memb's. */
 static void master_mb(struct cds_list_head *readers,
 		struct urcu__stall_watch *stall)
 {
@@ -45,6 +46,7 @@ static const struct urcu__gp_ops gp_ops = {
 	.epoch_step = URCU_GP_EPOCH_STEP,
 	.name = URCU__FLAVOR_STR,
 	.holding = "inside a read-side critical section",
+	.section_words = true,
 };
 
 URCU_API void synchronize_rcu(void)
@@ -77,9 +79,7 @@ static void reader_thread_exit(void *reader)
 	struct urcu_reader *r = reader;
 	sigset_t saved;
 
-	if (r->ctr & URCU_GP_CTR_NEST_MASK)
-		urcu__misuse("thread exited from within a read-side critical "
-			     "section");
+	urcu__check_outside_section(r, "thread exited", NULL);
 	block_all_signals(&saved);
 	urcu__registry_remove(&urcu__flavor_registry, r);
 	restore_signals(&saved);
@@ -115,10 +115,9 @@ URCU_API void rcu_register_thread(void)
 /* Nothing to do (exit unregisters), but the rule holds as elsewhere. */
 URCU_API void rcu_unregister_thread(void)
 {
-	if (URCU_TLS(rcu_reader).ctr & URCU_GP_CTR_NEST_MASK)
-		urcu__misuse("rcu_unregister_thread() called from within a "
-			     "read-side critical section: grace periods would "
-			     "stop waiting for that section");
+	urcu__check_outside_section(&URCU_TLS(rcu_reader),
+		"rcu_unregister_thread() called",
+		"grace periods would stop waiting for that section");
 }
 
 /*

@@ -9,7 +9,7 @@
  */
 #include "flavor-internal.h"
 
-#include "export.h"
+#include "urcu-export.h"
 
 URCU_API struct urcu_gp rcu_gp = { .ctr = URCU_QSBR_GP_ONLINE };
 URCU_API DEFINE_URCU_TLS(struct urcu_reader, rcu_reader);
@@ -50,10 +50,10 @@ URCU_API void synchronize_rcu(void)
 {
 	bool was_online;
 
-	if (urcu__in_read_section())
-		urcu__misuse("synchronize_rcu() called from within a read-side "
-			     "critical section: the grace period would wait "
-			     "for the caller forever");
+	urcu__lockdep_wait_gp("synchronize_rcu()");
+	urcu__check_outside_section(&URCU_TLS(rcu_reader),
+		"synchronize_rcu() called",
+		"the grace period would wait for the caller forever");
 	/* An online caller would otherwise wait for itself. */
 	was_online = urcu__offline_for_wait();
 	urcu__synchronize(&urcu__flavor_gp_state, &urcu__flavor_registry, &rcu_gp,
@@ -66,10 +66,8 @@ static void unregister_reader(struct urcu_reader *r)
 	if (!r->registered)
 		urcu__misuse("rcu_unregister_thread() called by a thread that "
 			     "is not registered");
-	if (r->nesting)
-		urcu__misuse("rcu_unregister_thread() called from within a "
-			     "read-side critical section: grace periods would "
-			     "stop waiting for that section");
+	urcu__check_outside_section(r, "rcu_unregister_thread() called",
+		"grace periods would stop waiting for that section");
 	if (r->ctr)
 		_urcu_qsbr_publish(r, 0);	/* go offline first */
 	urcu__registry_remove(&urcu__flavor_registry, r);

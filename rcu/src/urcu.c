@@ -15,7 +15,7 @@
  *                                 on by itself (gp-observe.h); it fences
  */
 #include "flavor-internal.h"
-#include "export.h"
+#include "urcu-export.h"
 #ifdef RCU_MEMBARRIER
 #include "membarrier.h"
 #endif
@@ -77,6 +77,7 @@ static const struct urcu__gp_ops gp_ops = {
 	.epoch_step = URCU_GP_EPOCH_STEP,
 	.name = URCU__FLAVOR_STR,
 	.holding = "inside a read-side critical section",
+	.section_words = true,
 };
 
 URCU_API void synchronize_rcu(void)
@@ -89,10 +90,8 @@ static void unregister_reader(struct urcu_reader *r)
 	if (!r->registered)
 		urcu__misuse("rcu_unregister_thread() called by a thread that "
 			     "is not registered");
-	if (r->ctr & URCU_GP_CTR_NEST_MASK)
-		urcu__misuse("rcu_unregister_thread() called from within a "
-			     "read-side critical section: grace periods would "
-			     "stop waiting for that section");
+	urcu__check_outside_section(r, "rcu_unregister_thread() called",
+		"grace periods would stop waiting for that section");
 	/* Parked for good: the registry resets the flag once unlinked. */
 	(void) urcu__offline_for_wait();
 	urcu__registry_remove(&urcu__flavor_registry, r);

@@ -1,8 +1,10 @@
 #!/bin/bash
 # Use a staged installation the way a user would: for each pkg-config
 # module, compile liburcu_program.c with the flags pkg-config gives, as C
-# and as C++, then run the program against the staged libraries.  Also
-# check that the man pages were installed, through one of them.
+# and as C++, and once more as C linked with `pkg-config --static` against
+# the staged archives (which checks the order of the .pc's libraries),
+# then run each program against the staged libraries.  Also check that
+# the man pages were installed, through one of them.
 #
 # usage: run.sh STAGE PREFIX LIBDIR OUTDIR SOURCE MODULE:CPPFLAGS...
 #   STAGE is the DESTDIR the install went to; PREFIX and LIBDIR are the
@@ -36,12 +38,12 @@ foreign_headers() {
 		| grep -E '/urcu/|/urcu[^/]*\.h$' | grep -v "^$stage/"
 }
 
-# Compile, check and run one module in one language; return non-zero
-# on any failure.
+# Compile, check and run one module in one language (c, c++, or static:
+# C against the archives); return non-zero on any failure.
 check_one() {
 	local module=$1 lang=$2
 	local exe="$outdir/$module-$lang"
-	local pkgconfig_output
+	local pkgconfig_output flag
 	local -a cppflags pcflags compile
 	read -ra cppflags <<< "$3"
 	# Builds written for liburcu often require a minimum version.
@@ -49,12 +51,23 @@ check_one() {
 		echo "$module does not satisfy '>= 0.11'"
 		return 1
 	}
-	pkgconfig_output=$(pkg-config --cflags --libs "$module") || return 1
-	read -ra pcflags <<< "$pkgconfig_output"
-	if [ "$lang" = c ]; then
-		compile=("${CC:-gcc}")
+	if [ "$lang" = static ]; then
+		pkgconfig_output=$(pkg-config --static --cflags --libs "$module") || return 1
 	else
+		pkgconfig_output=$(pkg-config --cflags --libs "$module") || return 1
+	fi
+	for flag in $pkgconfig_output; do
+		# Static: this project's libraries as their archives, in the
+		# order pkg-config gives; system libraries stay shared.
+		case $lang:$flag in
+		static:-lurcu*) pcflags+=("-l:lib${flag#-l}.a") ;;
+		*) pcflags+=("$flag") ;;
+		esac
+	done
+	if [ "$lang" = c++ ]; then
 		compile=("${CXX:-g++}" -x c++)
+	else
+		compile=("${CC:-gcc}")
 	fi
 	compile+=(-Wall -Wextra -Werror "${extra_flags[@]}" "${cppflags[@]}"
 		-MD -MF "$exe.d" "$source" -o "$exe" "${pcflags[@]}")
@@ -70,7 +83,7 @@ check_one() {
 passed=0 failed=0
 for case in "$@"; do
 	module=${case%%:*}
-	for lang in c c++; do
+	for lang in c c++ static; do
 		if check_one "$module" "$lang" "${case#*:}"; then
 			echo "PASS: $module ($lang)"
 			passed=$((passed + 1))

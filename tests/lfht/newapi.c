@@ -1,9 +1,7 @@
 /*
- * TCase "newapi" of the rculfhash suite: API that liburcu 0.13 lacks, so
- * this file is linked only into the project's build (tests/SConscript);
- * check_rculfhash.c calls lfht_add_newapi_tests() only when it is linked
- * (a weak reference, see lfht.h), and builds against the system's liburcu
- * leave this file out.
+ * TCase "newapi" of the rculfhash suite: API that liburcu 0.13 lacks;
+ * check_rculfhash.c calls lfht_add_newapi_tests() only when this file is
+ * linked (a weak reference, see lfht.h).
  *
  * Assumed API (as in later liburcu releases):
  *  - void cds_lfht_node_init_deleted(struct cds_lfht_node *node):
@@ -31,6 +29,8 @@
 #include <urcu/rculfhash.h>
 
 #include "lfht.h"
+/* liburcu-common's private interface: urcu__alloc_fail_after(). */
+#include "urcu-alloc.h"
 
 START_TEST(test_node_init_deleted)
 {
@@ -308,8 +308,8 @@ END_TEST
 
 /*
  * The same through the library's own allocator, failing by fault
- * injection (URCU_ALLOC_FAIL_AFTER, read at liburcu-cds's first
- * allocation, which is this test's: each test runs in a fresh process).
+ * injection (liburcu-common's test hook urcu__alloc_fail_after(); each
+ * test runs in a fresh process).
  * Creation takes the table and its first bucket array; the next two
  * allocations let it grow twice more, then every one fails.
  */
@@ -318,7 +318,13 @@ START_TEST(test_resize_out_of_memory_library)
 	enum { N = 1024 };
 	struct cds_lfht *ht;
 
-	ck_assert_int_eq(setenv("URCU_ALLOC_FAIL_AFTER", "4", 1), 0);
+	/*
+	 * The allocation layer is shared by every library: start the flavor's
+	 * default call_rcu worker (which the table uses to free bucket
+	 * arrays) first, so that only the table's allocations are counted.
+	 */
+	ck_assert_ptr_nonnull(urcu_memb_get_default_call_rcu_data());
+	urcu__alloc_fail_after(4);
 	ht = cds_lfht_new_flavor(1, 1, 0, 0, &urcu_memb_flavor, NULL);
 	ck_assert_ptr_nonnull(ht);
 	urcu_memb_register_thread();

@@ -24,6 +24,12 @@
  * structure is drained and every node must be back in the pool, each
  * added node taken exactly once.
  *
+ * rcutrie (<urcu/rcutrie.h>) gets keys spread over the whole 64-bit range,
+ * so that additions and removals split, grow, shrink and merge nodes all
+ * over the trie; consumers take the first node at or after a random key;
+ * peekers walk in key order and also check that the keys they see are
+ * strictly increasing (a walk that goes back counts as garbage).
+ *
  * lfstack is used in its RCU mode (<urcu/lfstack.h>, scheme 3): pops
  * without the pop lock, inside read-side sections, and a popped node
  * pushed again only after a grace period (through the pool), so RCU is
@@ -50,6 +56,7 @@
 #include <urcu/rculfstack.h>
 #include <urcu/rculfqueue.h>
 #include <urcu/rculfhash.h>
+#include <urcu/rcutrie.h>
 
 #include "torture.h"
 
@@ -78,10 +85,13 @@ struct ds_node {
 		struct cds_lfs_node lfs;
 		struct cds_lfs_node_rcu lfsr;
 		struct cds_lfht_node ht;
+		struct cds_trie_node trie;
 	} link;
 	struct rcu_head rh;
 	/* cds_lfht: the node's key, set by its producer before adding it. */
 	unsigned long key;
+	/* rcutrie: the same key, big-endian, which the trie node points to. */
+	unsigned char key_bytes[8];
 	/* Pool free list, under pool.lock. */
 	struct ds_node *pool_next;
 };
@@ -116,6 +126,7 @@ static union {
 	struct cds_lfs_stack lfs;
 	struct cds_lfs_stack_rcu lfsr;
 	struct cds_lfht *ht;
+	struct cds_trie *trie;
 } ds;
 
 /* Counts of the current run; see torture_count(). */
@@ -388,12 +399,92 @@ static bool lfht_fini(void)
 	return cds_lfht_destroy(ds.ht, NULL) == 0;
 }
 
+/*
+ * rcutrie: <urcu/rcutrie.h>.  Keys are a counter times an odd constant,
+ * so consecutive additions land far apart.  Take removes the first node
+ * at or after a random key (or the first node: the trie is not empty
+ * while nodes are counted in it), racing other consumers for it.
+ */
+
+static unsigned long trie_next_key;
+
+/* A random 64-bit key, from a per-thread generator. */
+static __thread uint64_t trie_rng;
+
+static void trie_init(void)
+{
+	ds.trie = cds_trie_new(cfg.fl, NULL);
+	if (!ds.trie) {
+		fprintf(stderr, PROG ": cds_trie_new failed\n");
+		exit(2);
+	}
+}
+
+static void trie_add(struct ds_node *n)
+{
+	/* Relaxed: a unique key is all that matters. */
+	unsigned long k = __atomic_fetch_add(&trie_next_key, 1, __ATOMIC_RELAXED);
+
+	cds_trie_key_encode_u64(n->key_bytes, (uint64_t) k * 0x9E3779B97F4A7C15ULL);
+	cds_trie_node_init(&n->link.trie, n->key_bytes, sizeof(n->key_bytes));
+	if (cds_trie_add(ds.trie, &n->link.trie)) {
+		fprintf(stderr, PROG ": cds_trie_add failed\n");
+		exit(2);
+	}
+}
+
+static struct ds_node *trie_take(void)
+{
+	struct cds_trie_iter iter;
+	struct cds_trie_node *tn;
+	unsigned char q[8];
+
+	if (!trie_rng)
+		trie_rng = (uintptr_t) &trie_rng;	/* differs per thread */
+	trie_rng = trie_rng * 6364136223846793005ULL + 1442695040888963407ULL;
+	cds_trie_key_encode_u64(q, trie_rng);
+	tn = cds_trie_lookup_ge(ds.trie, q, sizeof(q), &iter);
+	if (!tn)
+		tn = cds_trie_first(ds.trie, &iter);
+	for (; tn; tn = cds_trie_next(ds.trie, &iter)) {
+		if (cds_trie_del(ds.trie, tn) == 0)
+			return caa_container_of(tn, struct ds_node, link.trie);
+	}
+	return NULL;
+}
+
+static unsigned int trie_peek(struct worker *w,
+			      void (*visit)(struct worker *, struct ds_node *))
+{
+	struct cds_trie_iter iter;
+	struct cds_trie_node *tn;
+	const unsigned char *prev = NULL;
+	unsigned int i = 0;
+
+	cds_trie_for_each(ds.trie, &iter, tn) {
+		if (i++ == PEEK_MAX)
+			break;
+		/* Keys are unique: each must be above the one before. */
+		if (prev && memcmp(prev, tn->key, 8) >= 0)
+			w->garbage++;
+		prev = tn->key;
+		visit(w, caa_container_of(tn, struct ds_node, link.trie));
+	}
+	return i > PEEK_MAX ? PEEK_MAX : i;
+}
+
+static bool trie_fini(void)
+{
+	return cds_trie_destroy(ds.trie) == 0;
+}
+
 /* The structures under test, run in this order by --ds all. */
 static const struct ds_ops ds_structures[] = {
 	{ "rculfqueue", lfq_init, lfq_add, lfq_take, lfq_peek, lfq_fini },
 	{ "lfstack", lfs_init, lfs_add, lfs_take, lfs_peek, lfs_fini },
 	{ "rculfstack", lfsr_init, lfsr_add, lfsr_take, lfsr_peek, lfsr_fini },
 	{ "cds_lfht", lfht_init, lfht_add, lfht_take, lfht_peek, lfht_fini },
+	{ "rcutrie", trie_init, trie_add, trie_take, trie_peek, trie_fini },
 };
 
 #define N_STRUCTURES	(sizeof(ds_structures) / sizeof(ds_structures[0]))

@@ -1,8 +1,8 @@
 /*
  * urcu/cds.h - every concurrent data structure in one include: lists,
- * RCU lists, the RCU hash table, the stacks and the queues, including the
- * deprecated <urcu/rculfstack.h> and <urcu/wfqueue.h> (their functions
- * warn only when called).
+ * RCU lists, the RCU hash table, the RCU trie, the stacks and the queues,
+ * including the deprecated <urcu/rculfstack.h> and <urcu/wfqueue.h>
+ * (their functions warn only when called).
  *
  * Like each of those headers, this one includes no RCU flavor: include
  * the flavor's header (<urcu.h>, <urcu-qsbr.h>, <urcu-bp.h>) as well.
@@ -17,6 +17,7 @@
 #include <urcu/rculfqueue.h>
 #include <urcu/rculfstack.h>
 #include <urcu/rculfhash.h>
+#include <urcu/rcutrie.h>
 #include <urcu/wfqueue.h>
 #include <urcu/wfcqueue.h>
 #include <urcu/wfstack.h>

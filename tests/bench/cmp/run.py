@@ -32,7 +32,8 @@ import subprocess
 import sys
 import time
 
-FLAVORS = ['memb', 'mb', 'signal', 'qsbr', 'bp']
+# The flavors, in report order: --flavors (SConstruct's FLAVORS).
+FLAVORS = []
 MODES = ['inline', 'call']
 LIBS = ['ours', 'liburcu', 'ck']
 ICOUNT_N = 100000
@@ -539,8 +540,11 @@ def main():
                     default=float(os.environ.get('URCU_BENCH_SECONDS', '0.3')))
     ap.add_argument('--variant', default='')
     ap.add_argument('--note', action='append', default=[])
+    ap.add_argument('--flavors', required=True,
+                    help='comma-separated flavor names, in report order')
     ap.add_argument('programs', nargs='*', help='KEY=PATH')
     args = ap.parse_args()
+    FLAVORS[:] = args.flavors.split(',')
 
     progs = {}
     for item in args.programs:

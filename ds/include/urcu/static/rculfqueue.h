@@ -102,7 +102,7 @@ extern "C" {
  * defines URCU_LFQ_DUMMY_MALLOC(size) before it first includes this file.
  * The replacement must return memory that free() accepts, since any copy
  * of these functions (the library's, or another translation unit's) may
- * free the dummy.  It is a test hook, used by tests/check_rculfqueue.c to
+ * free the dummy.  It is a test hook, through which this project's tests
  * make allocations fail; it is not part of liburcu's API, and the
  * library's exported functions always use malloc().
  */

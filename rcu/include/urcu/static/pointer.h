@@ -34,12 +34,8 @@
  * Consume load; paired with the release store of _rcu_set_pointer() /
  * _rcu_assign_pointer() (or the full barrier of _rcu_xchg_pointer() /
  * _rcu_cmpxchg_pointer()) in the updater.  GCC and Clang implement
- * consume as acquire.  That costs nothing on x86 (every load has acquire
- * semantics under TSO) and at most a slightly stronger load elsewhere,
- * and it is what lets ThreadSanitizer see the publication: TSan builds
- * happens-before only from acquire loads reading a release store, so a
- * relaxed or volatile load here would make every reader access to the
- * published object look like a race.
+ * consume as acquire: free on x86 (TSO), and it lets ThreadSanitizer see
+ * the publication, which a relaxed load would hide from it.
  */
 #define _rcu_dereference(p)	__atomic_load_n(&(p), __ATOMIC_CONSUME)
 
@@ -73,10 +69,15 @@
  * pointer, which may be reclaimed after a grace period.  Full barrier
  * (uatomic_xchg default order, CMM_SEQ_CST_FENCE): publishes like a
  * release store, pairs with _rcu_dereference(), and orders the caller's
- * later accesses (e.g. the grace-period wait) after the exchange.
+ * later accesses (e.g. the grace-period wait) after the exchange.  v is
+ * converted implicitly, so a pointer of another type is diagnosed (the
+ * uatomic operations cast).
  */
 #define _rcu_xchg_pointer(pp, v)					\
-	uatomic_xchg_mo(pp, v, CMM_SEQ_CST_FENCE)
+	__extension__ ({						\
+		_urcu_unqual(*(pp)) _urcu_xchg_p = (v);			\
+		uatomic_xchg_mo(pp, _urcu_xchg_p, CMM_SEQ_CST_FENCE);	\
+	})
 
 /*
  * _rcu_cmpxchg_pointer(pp, old, new): if *pp equals old, publish new.
@@ -84,9 +85,14 @@
  * then be reclaimed after a grace period), the current value otherwise
  * (which must not be freed).  Full barrier whether or not it succeeds
  * (CMM_SEQ_CST_FENCE for both outcomes); pairs with _rcu_dereference().
+ * old and new are converted implicitly, as in _rcu_xchg_pointer().
  */
 #define _rcu_cmpxchg_pointer(pp, old, _new)				\
-	uatomic_cmpxchg_mo(pp, old, _new, CMM_SEQ_CST_FENCE,		\
-			   CMM_SEQ_CST_FENCE)
+	__extension__ ({						\
+		_urcu_unqual(*(pp)) _urcu_cas_p_old = (old);		\
+		_urcu_unqual(*(pp)) _urcu_cas_p_new = (_new);		\
+		uatomic_cmpxchg_mo(pp, _urcu_cas_p_old, _urcu_cas_p_new, \
+				   CMM_SEQ_CST_FENCE, CMM_SEQ_CST_FENCE); \
+	})
 
 #endif /* _URCU_STATIC_POINTER_H */

@@ -26,18 +26,7 @@ extern DECLARE_URCU_TLS(struct urcu_reader, urcu_bp_reader);
 /* Slow path of the first rcu_read_lock() in a thread. */
 extern void urcu_bp_register(void);
 
-/* Same pairing as urcu_memb_smp_mb_slave(), with the bp updater. */
-static inline void urcu_bp_smp_mb_slave(void)
-{
-	/* Relaxed: the flag is written once, before readers exist. */
-	if (caa_likely(__atomic_load_n(&urcu_bp_has_sys_membarrier,
-				       __ATOMIC_RELAXED)))
-		cmm_barrier();
-	else
-		cmm_smp_mb();
-}
-
-/* Does this reader need real fences (no membarrier(2))?  Same pairing. */
+/* Does this reader need real fences?  As _urcu_memb_reader_fence(). */
 static inline int _urcu_bp_reader_fence(void)
 {
 	/* Relaxed: the flag is written once, before readers exist. */

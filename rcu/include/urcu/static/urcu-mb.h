@@ -20,15 +20,12 @@ extern "C" {
 extern struct urcu_gp urcu_mb_gp;
 extern DECLARE_URCU_TLS(struct urcu_reader, urcu_mb_reader);
 
-/* Full fence, paired with the updater's cmm_smp_mb() in rcu/src/urcu.c. */
-static inline void urcu_mb_smp_mb_slave(void)
-{
-	cmm_smp_mb();
-}
-
+/*
+ * Real fences always (fence argument 1): they pair with the updater's full
+ * fence between its epoch store and its scan of the readers.
+ */
 static inline void _urcu_mb_read_lock(void)
 {
-	/* Always a full fence, paired as urcu_mb_smp_mb_slave() above. */
 	_urcu_common_read_lock(&URCU_TLS(urcu_mb_reader), &urcu_mb_gp, 1);
 }
 

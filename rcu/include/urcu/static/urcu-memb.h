@@ -26,22 +26,11 @@ extern struct urcu_gp urcu_memb_gp;
 extern DECLARE_URCU_TLS(struct urcu_reader, urcu_memb_reader);
 
 /*
- * Reader-side barrier.  With membarrier a compiler barrier suffices: the
- * updater's membarrier() turns it into a full barrier on this CPU when it
- * matters (paired with urcu_memb_master_mb in rcu/src/urcu.c).  Without it,
- * a real fence is needed (paired with the updater's cmm_smp_mb()).
+ * Does this reader need real fences?  Not with membarrier(2): the
+ * updater's membarrier() makes this thread's compiler barriers full
+ * fences where it matters.  Without it, yes: the fences pair with the
+ * updater's own (see _urcu_common_slave_mb()).
  */
-static inline void urcu_memb_smp_mb_slave(void)
-{
-	/* Relaxed: the flag is written once, before readers exist. */
-	if (caa_likely(__atomic_load_n(&urcu_memb_has_sys_membarrier,
-				       __ATOMIC_RELAXED)))
-		cmm_barrier();
-	else
-		cmm_smp_mb();
-}
-
-/* Does this reader need real fences (no membarrier(2))?  Same pairing. */
 static inline int _urcu_memb_reader_fence(void)
 {
 	/* Relaxed: the flag is written once, before readers exist. */

@@ -80,7 +80,7 @@ static inline void _urcu_qsbr_publish(struct urcu_reader *r, unsigned long v)
 	/*
 	 * Release: every access made before this quiescent state (or before
 	 * going offline) happens before the updater's acquire load that sees
-	 * the new word (holds_gp in rcu/src/urcu-qsbr.c).
+	 * the new word in its scan of the readers.
 	 */
 	__atomic_store_n(&r->ctr, v, __ATOMIC_RELEASE);
 	/*

@@ -23,19 +23,13 @@ extern struct urcu_gp urcu_signal_gp;
 extern DECLARE_URCU_TLS(struct urcu_reader, urcu_signal_reader);
 
 /*
- * Compiler barrier only: the updater's signal makes this thread run
- * cmm_smp_mb() in the handler, which orders our accesses on both sides of
- * the point where the signal arrived (paired with urcu_signal_master_mb in
- * rcu/src/urcu.c).
+ * Compiler barriers only (fence argument 0): the updater's SIGRCU makes
+ * this thread run a full fence in the handler, which orders our accesses
+ * on both sides of the point where the signal arrived; that fence pairs
+ * with the updater's before its scan of the readers.
  */
-static inline void urcu_signal_smp_mb_slave(void)
-{
-	cmm_barrier();
-}
-
 static inline void _urcu_signal_read_lock(void)
 {
-	/* Compiler barriers only, as urcu_signal_smp_mb_slave() above. */
 	_urcu_common_read_lock(&URCU_TLS(urcu_signal_reader), &urcu_signal_gp,
 			       0);
 }

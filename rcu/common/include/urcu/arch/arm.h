@@ -1,0 +1,15 @@
+/*
+ * urcu/arch/arm.h: liburcu installs this name, and
+ * programs may include it.
+ *
+ * liburcu splits <urcu/arch.h> into one header per architecture.  Here
+ * <urcu/arch.h> covers every target with the compiler's builtins, so this
+ * header only includes it: the definitions are those of the target being
+ * compiled, which is all a per-architecture header can correctly offer.
+ */
+#ifndef _URCU_ARCH_ARM_H
+#define _URCU_ARCH_ARM_H
+
+#include <urcu/arch.h>
+
+#endif /* _URCU_ARCH_ARM_H */

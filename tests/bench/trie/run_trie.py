@@ -1,0 +1,310 @@
+#!/usr/bin/env python3
+"""Run the trie benchmark (trie_bench.c) and write its report.
+
+Usage: run_trie.py TRIE_BENCH [--out FILE] [--note TEXT]...
+
+For each key kind (u64, dns) and size (1k, 1M keys) one trie_bench
+process builds every structure once and runs ROUNDS rounds; in each round
+every configuration (threads x workload x structure x query) runs for
+SECONDS, the competitors of a configuration back to back, starting with a
+different one each round.  A cell is the median over the rounds; a ratio
+is the median of the per-round ratios, with their range.  The report uses
+the CPU-time view (operations per second of the threads' own CPU time,
+cmp_cpu_rate() in tests/bench/cmp/cmp_common.h), which drops the time
+other processes take from the threads on a shared machine; the wall-clock
+medians are in the JSON file.
+
+Then: memory per key (trie_bench mem) and, with valgrind installed, data
+cache misses per query from callgrind's cache simulation (a repeatable
+count), for 1M keys.
+
+Knobs (environment): URCU_BENCH_ROUNDS (default 5), URCU_BENCH_SECONDS
+(default 0.3), URCU_BENCH_MISSES=0 to skip the valgrind runs.
+"""
+import argparse
+import json
+import os
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+
+KINDS = ['u64', 'dns']
+SIZES = [1000, 1000000]
+THREADS = [1, 2]
+WORKLOADS = ['lookup', 'mix90']
+MISS_QUERIES = 200000
+MISS_RUNS = [('trie', 'exact'), ('lfht', 'exact'), ('trie', 'le'),
+             ('rbtree', 'exact'), ('critnib', 'exact')]
+
+
+def log(msg):
+    print('bench: ' + msg, file=sys.stderr, flush=True)
+
+
+def results(text):
+    out = {}
+    for line in text.splitlines():
+        m = re.match(r'RESULT (\S+) (\S+)$', line.strip())
+        if m:
+            out[m.group(1)] = float(m.group(2))
+    return out
+
+
+def run(argv, timeout=3600):
+    log(' '.join(argv))
+    p = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                       universal_newlines=True, timeout=timeout)
+    if p.returncode:
+        log('failed (%d): %s' % (p.returncode, p.stderr.strip()))
+        return None
+    return results(p.stdout)
+
+
+def median(values):
+    return statistics.median(values) if values else None
+
+
+def fmt(v, digits=3):
+    if v is None:
+        return '-'
+    if v >= 100:
+        return '%.0f' % v
+    if v >= 10:
+        return '%.1f' % v
+    return ('%.' + str(digits) + 'g') % v
+
+
+class Data:
+    """Per-round values of one trie_bench run: (threads, wl, s, q, round)."""
+
+    def __init__(self, res, rounds):
+        self.res = res or {}
+        self.rounds = rounds
+
+    def values(self, t, wl, s, q, view='cpu'):
+        out = []
+        for r in range(self.rounds):
+            key = 'r%d:%dt:%s:%s:%s' % (r, t, wl, s, q)
+            if view == 'cpu':
+                key += ':cpu'
+            if key in self.res:
+                out.append(self.res[key])
+        return out
+
+    def cell(self, t, wl, s, q):
+        return median(self.values(t, wl, s, q))
+
+    def ratio(self, t, wl, a, b, invert=False):
+        """Median and range of per-round a/b (b/a with invert)."""
+        va, vb = self.values(t, wl, *a), self.values(t, wl, *b)
+        rs = [(y / x if invert else x / y) for x, y in zip(va, vb)
+              if x and y]
+        if not rs:
+            return None
+        return (statistics.median(rs), min(rs), max(rs))
+
+
+def fmt_ratio(r):
+    if r is None:
+        return '-'
+    return '%.2f (%.2f-%.2f)' % r
+
+
+def verdict(r, target, higher):
+    if r is None:
+        return '-'
+    ok = r[0] >= target if higher else r[0] <= target
+    return 'ok' if ok else '**miss**'
+
+
+def misses(bench, kind, n):
+    """Per-query Ir, D1mr and DLmr from callgrind's cache simulation."""
+    out = {}
+    if os.environ.get('URCU_BENCH_MISSES', '1') == '0':
+        return out, 'skipped (URCU_BENCH_MISSES=0)'
+    if not shutil.which('valgrind'):
+        return out, 'skipped: valgrind is not installed (apt-get install valgrind)'
+    tmp = os.path.join(os.path.dirname(os.path.abspath(bench)),
+                       'trie_bench.callgrind')
+    for s, q in MISS_RUNS:
+        if s == 'critnib' and kind != 'u64':
+            continue
+        argv = ['valgrind', '--tool=callgrind', '--cache-sim=yes',
+                '--collect-atstart=no', '--toggle-collect=bench_queries',
+                '--callgrind-out-file=' + tmp, bench, 'misses', s, q, kind,
+                str(n), str(MISS_QUERIES)]
+        log(' '.join(argv))
+        p = subprocess.run(argv, stdout=subprocess.DEVNULL,
+                           stderr=subprocess.DEVNULL, timeout=3600)
+        if p.returncode or not os.path.exists(tmp):
+            continue
+        with open(tmp) as f:
+            text = f.read()
+        os.unlink(tmp)
+        events = re.search(r'^events: (.*)$', text, re.M).group(1).split()
+        totals = re.search(r'^(?:summary|totals): (.*)$', text, re.M)
+        vals = dict(zip(events, [int(x) for x in totals.group(1).split()]))
+        out[(s, q)] = {k: vals.get(k, 0) / MISS_QUERIES
+                       for k in ('Ir', 'D1mr', 'DLmr')}
+    return out, None
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument('bench')
+    ap.add_argument('--out')
+    ap.add_argument('--note', action='append', default=[])
+    args = ap.parse_args()
+    rounds = int(os.environ.get('URCU_BENCH_ROUNDS', '5'))
+    seconds = float(os.environ.get('URCU_BENCH_SECONDS', '0.3'))
+
+    data = {}
+    raw = {}
+    for kind in KINDS:
+        for n in SIZES:
+            res = run([args.bench, 'run', kind, str(n), str(rounds),
+                       str(seconds)])
+            data[(kind, n)] = Data(res, rounds)
+            raw['%s:%d' % (kind, n)] = res
+    mem = {}
+    miss = {}
+    miss_note = None
+    for kind in KINDS:
+        mem[kind] = run([args.bench, 'mem', kind, '1000000']) or {}
+        miss[kind], miss_note = misses(args.bench, kind, 1000000)
+
+    L = []
+    L.append('# Trie benchmark (tests/bench/trie)')
+    L.append('')
+    L.append('%d rounds of %g s per configuration; `uptime` at the end: %s.'
+             % (rounds, seconds, subprocess.run(
+                 ['uptime'], stdout=subprocess.PIPE,
+                 universal_newlines=True).stdout.strip()))
+    L.append('Cells: million operations per second of CPU time, median of '
+             'the rounds; ratios: median of the per-round ratios (range).')
+    for note in args.note:
+        L.append('')
+        L.append('Note: ' + note)
+    rows = [(k, n, t, wl) for k in KINDS for n in SIZES for t in THREADS
+            for wl in WORKLOADS]
+
+    def label(k, n, t, wl):
+        return '%s %s, %dt, %s' % (k, '1M' if n >= 1000000 else '1k', t,
+                                   'lookups' if wl == 'lookup'
+                                   else '90/10')
+
+    L.append('')
+    L.append('## Exact lookups: trie vs cds_lfht (target: ratio >= 0.8)')
+    L.append('')
+    L.append('| keys, threads, workload | trie | cds_lfht | ratio | target |')
+    L.append('|---|---|---|---|---|')
+    for k, n, t, wl in rows:
+        d = data[(k, n)]
+        r = d.ratio(t, wl, ('trie', 'exact'), ('lfht', 'exact'))
+        L.append('| %s | %s | %s | %s | %s |' % (
+            label(k, n, t, wl), fmt(d.cell(t, wl, 'trie', 'exact')),
+            fmt(d.cell(t, wl, 'lfht', 'exact')), fmt_ratio(r),
+            verdict(r, 0.8, True)))
+
+    L.append('')
+    L.append('## Neighbours of absent keys vs exact lookups of present keys '
+             '(target: time ratio <= 1.25)')
+    L.append('')
+    L.append('Time ratio = exact rate / neighbour rate.')
+    L.append('')
+    L.append('| keys, threads, workload | exact | le | ge | le/exact | ge/exact | target |')
+    L.append('|---|---|---|---|---|---|---|')
+    for k, n, t, wl in rows:
+        d = data[(k, n)]
+        rle = d.ratio(t, wl, ('trie', 'exact'), ('trie', 'le'))
+        rge = d.ratio(t, wl, ('trie', 'exact'), ('trie', 'ge'))
+        worst = max([r for r in (rle, rge) if r], default=None,
+                    key=lambda r: r[0])
+        L.append('| %s | %s | %s | %s | %s | %s | %s |' % (
+            label(k, n, t, wl), fmt(d.cell(t, wl, 'trie', 'exact')),
+            fmt(d.cell(t, wl, 'trie', 'le')), fmt(d.cell(t, wl, 'trie', 'ge')),
+            fmt_ratio(rle), fmt_ratio(rge), verdict(worst, 1.25, False)))
+
+    L.append('')
+    L.append('## Integer keys: trie vs critnib (target: ratio >= 1)')
+    L.append('')
+    L.append('| keys, threads, workload | query | trie | critnib | ratio | target |')
+    L.append('|---|---|---|---|---|---|')
+    for k, n, t, wl in rows:
+        if k != 'u64':
+            continue
+        d = data[(k, n)]
+        for q in ['exact', 'le', 'ge']:
+            r = d.ratio(t, wl, ('trie', q), ('critnib', q))
+            L.append('| %s | %s | %s | %s | %s | %s |' % (
+                label(k, n, t, wl), q, fmt(d.cell(t, wl, 'trie', q)),
+                fmt(d.cell(t, wl, 'critnib', q)), fmt_ratio(r),
+                verdict(r, 1.0, True)))
+
+    L.append('')
+    L.append('## Trie vs a pthread_rwlock red-black tree '
+             '(target: ratio >= 3 at 2 threads, 90/10)')
+    L.append('')
+    L.append('| keys, threads, workload | query | trie | rbtree | ratio | target |')
+    L.append('|---|---|---|---|---|---|')
+    for k, n, t, wl in rows:
+        d = data[(k, n)]
+        for q in ['exact', 'le', 'ge']:
+            r = d.ratio(t, wl, ('trie', q), ('rbtree', q))
+            target = verdict(r, 3.0, True) if t == 2 and wl == 'mix90' else ''
+            L.append('| %s | %s | %s | %s | %s | %s |' % (
+                label(k, n, t, wl), q, fmt(d.cell(t, wl, 'trie', q)),
+                fmt(d.cell(t, wl, 'rbtree', q)), fmt_ratio(r), target))
+
+    L.append('')
+    L.append('## Memory, 1M keys')
+    L.append('')
+    L.append('Bytes per key the structure allocates for itself (inner nodes, '
+             'bucket arrays), beyond the node embedded in the caller\'s '
+             'object; that node\'s size is given apart.')
+    L.append('')
+    L.append('| keys (mean length) | trie | cds_lfht | trie node | cds_lfht node | rbtree node |')
+    L.append('|---|---|---|---|---|---|')
+    for k in KINDS:
+        m = mem[k]
+        L.append('| %s (%s B) | %s | %s | %s | %s | %s |' % (
+            k, fmt(m.get('keylen')), fmt(m.get('mem:trie')),
+            fmt(m.get('mem:lfht')), fmt(m.get('node:trie')),
+            fmt(m.get('node:lfht')), fmt(m.get('node:rbtree'))))
+
+    L.append('')
+    L.append('## Cache misses per query, 1M keys (callgrind --cache-sim=yes)')
+    L.append('')
+    if miss_note:
+        L.append(miss_note)
+    else:
+        L.append('Ir: instructions; D1mr: level-1 data read misses; DLmr: '
+                 'last-level data read misses, in valgrind\'s model of this '
+                 'machine\'s caches.  One thread, random present keys '
+                 '(le: absent keys), %d queries.' % MISS_QUERIES)
+        L.append('')
+        L.append('| keys | structure, query | Ir | D1mr | DLmr |')
+        L.append('|---|---|---|---|---|')
+        for k in KINDS:
+            for s, q in MISS_RUNS:
+                v = miss[k].get((s, q))
+                if v:
+                    L.append('| %s | %s %s | %.0f | %.2f | %.2f |' % (
+                        k, s, q, v['Ir'], v['D1mr'], v['DLmr']))
+    L.append('')
+    text = '\n'.join(L)
+    print(text)
+    if args.out:
+        with open(args.out, 'w') as f:
+            f.write(text)
+        with open(os.path.splitext(args.out)[0] + '.json', 'w') as f:
+            json.dump({'rounds': rounds, 'seconds': seconds, 'runs': raw,
+                       'mem': mem,
+                       'misses': {k: {'%s:%s' % sq: v for sq, v in m.items()}
+                                  for k, m in miss.items()}}, f, indent=1)
+
+
+if __name__ == '__main__':
+    main()
