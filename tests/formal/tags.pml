@@ -47,7 +47,14 @@
 
 /*
  * RD_CLAIM_REL: _urcu_common_read_lock(), release on the claim store (and
- * on a nested lock's store, the same statement).
+ * on a nested lock's store, the same statement).  SURVIVES: the word's
+ * previous store, the exit store of the thread's last section, is a
+ * release (RD_EXIT_REL), and an updater that sees the claim sees that
+ * store first (one location, stores in program order): that orders every
+ * earlier section, and the claimed section's own accesses come after the
+ * claim.  The release is kept for the C11 model, whose release sequences
+ * no longer contain a thread's later plain stores (C++20), and for
+ * ThreadSanitizer.  (RD_EXIT_REL alone is killed.)
  */
 #ifndef RD_CLAIM_REL
 #define RD_CLAIM_REL	1
@@ -55,7 +62,14 @@
 
 /*
  * RD_GP_ACQ: _urcu_common_read_lock(), acquire load of the grace-period
- * word; pairs with UP_GP_REL.
+ * word; pairs with UP_GP_REL.  SURVIVES: a load that sees a new epoch is
+ * followed, before any access of the section, by the full fence of the
+ * first section of an epoch (MB_RD_FIRST), which makes it an acquire
+ * (C11: a fence after a load that read a release store synchronizes with
+ * it); a load that sees the epoch the word already holds comes after
+ * such a fence; a nested lock does not use the value.  Kept because it
+ * costs nothing on x86 and because ThreadSanitizer, which ignores fences,
+ * sees the publication only through it.  (MB_RD_FIRST alone is killed.)
  */
 #ifndef RD_GP_ACQ
 #define RD_GP_ACQ	1
@@ -432,4 +446,16 @@
  */
 #ifndef WT_WAKE_REL
 #define WT_WAKE_REL	1
+#endif
+
+/*
+ * WT_SEQ_REL: urcu__synchronize() (gp-synchronize.h), release store of
+ * the grace-period sequence at the end of a grace period.  SURVIVES: the
+ * callers it serves do not rely on it: the gp mutex's unlock (a release)
+ * and the release exchange to DONE (WT_WAKE_REL) that follow it order it
+ * before their return.  It pairs with the acquire load of urcu__gp_seq()
+ * in the polling API (poll.c), which the models do not cover.
+ */
+#ifndef WT_SEQ_REL
+#define WT_SEQ_REL	1
 #endif

@@ -4,20 +4,25 @@
 Runs every model of tests/formal (RUNS below) through spin -a, gcc and pan,
 then every mutant of tags.pml: a model with one barrier (or, for the
 "MUTANT:" lines, several) removed or weakened must make Spin find an error,
-unless tags.pml says it SURVIVES, in which case it must not.  A mutant is
-run on each model it changes (the generated pan.c differs), cheapest first,
-until one kills it.  Prints a table per model and per mutant; keeps every
-run's pan output, and the trail of every error found, under the output
-directory (a trail replays with `./pan -r` in its directory).
+unless tags.pml says it SURVIVES and why the code keeps it: such a mutant
+is listed as justified, and with --check-survivors run on every model it
+changes, where none may find an error.  A mutant is run on each model it
+changes (the generated pan.c differs), the model its tag names first
+("KILLED BY:"), then cheapest first, until one kills it.  Prints a table
+per model and per mutant; keeps every run's pan output, and the trail of
+every error found, under the output directory (a trail replays with
+`./pan -r` in its directory).
 
 Exits non-zero when a model finds an error, a mutant is not killed, a
-survivor is killed, a tag changes no model, or a search is incomplete.
+checked survivor is killed, a tag changes no model, or a search is
+incomplete.
 """
 import argparse
 import concurrent.futures
 import hashlib
 import os
 import re
+import resource
 import shutil
 import subprocess
 import sys
@@ -80,16 +85,21 @@ class Failure(Exception):
 
 
 def parse_tags(path):
-    """Return (tags, combos): tags maps each tag to its SURVIVES reason (or
-    None), in file order; combos lists (tag tuple, reason) of MUTANT:
-    lines."""
+    """Return (tags, combos, hints): tags maps each tag to its SURVIVES
+    reason (or None), in file order; combos lists (tag tuple, reason) of
+    MUTANT: lines; hints maps a tag to the run its comment says kills it
+    ("KILLED BY: run"), tried first."""
     text = open(path).read()
     tags = {}
+    hints = {}
     for m in re.finditer(r'/\*((?:(?!\*/).)*)\*/\s*#ifndef (\w+)\s*\n'
                          r'#define \2\s+1\s*\n#endif', text, re.S):
         comment = ' '.join(line.strip(' *') for line in m.group(1).splitlines())
         s = re.search(r'SURVIVES:\s*(.*)', comment)
         tags[m.group(2)] = s.group(1).strip() if s else None
+        k = re.search(r'KILLED BY:\s*([\w-]+)', comment)
+        if k:
+            hints[m.group(2)] = k.group(1)
     combos = []
     for m in re.finditer(r'MUTANT:\s*([A-Z0-9_ ]+?)\s*(?:--|:)\s*(.*?)(?:\n \*\s*\n|\*/)',
                          text, re.S):
@@ -100,7 +110,7 @@ def parse_tags(path):
                           + ' '.join(unknown))
         reason = ' '.join(l.strip(' *') for l in m.group(2).splitlines())
         combos.append((names, reason))
-    return tags, combos
+    return tags, combos, hints
 
 
 class Runner:
@@ -109,6 +119,22 @@ class Runner:
         self.jobs = jobs
         self.lock = threading.Lock()
         self.pan_sources = {}
+
+    def preprocess(self, run, extra):
+        """Hash of the run's model as Spin's preprocessor (cpp) expands it
+        with the run's defines plus extra: two runs with the same text
+        have the same verifier, and a mutant whose text is the base run's
+        does not change that run.  Much cheaper than spin -a."""
+        name, model, defines, prop, _ = run
+        args = ['gcc', '-std=gnu99', '-E', '-P', '-x', 'c']
+        args += ['-D' + d for d in defines + extra]
+        args.append(os.path.join(HERE, model))
+        p = subprocess.run(args, cwd=HERE, stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE)
+        if p.returncode != 0:
+            raise Failure('%s: preprocessing failed:\n%s'
+                          % (name, p.stderr.decode(errors='replace')))
+        return hashlib.sha1(p.stdout).hexdigest()
 
     def generate(self, run, extra, workdir):
         """spin -a the run's model with its defines plus extra (mutant tags
@@ -129,11 +155,18 @@ class Runner:
                     h.update(f.encode() + fp.read())
         return h.hexdigest()
 
-    def check(self, run, workdir):
+    def check(self, run, workdir, mutant=False):
         """Compile and run pan in workdir; return a result dict."""
         name, model, defines, prop, hashsize = run
-        cflags = ['-O0', '-w', '-DCOLLAPSE', '-DMEMLIM=%d' % MEMLIM_MB,
-                  '-DNFAIR=3']
+        # -DCOLLAPSE compresses each stored state losslessly (it stores
+        # the components once and the state as indices): the search stays
+        # exhaustive, unlike -DHC or -DBITSTATE, which are never used.
+        # Big runs are compiled with -O2 (10 s more of gcc, a run two to
+        # three times faster), the others with -O0, and so are mutants,
+        # which usually end at an early counterexample.
+        big = not mutant and (prop == 'liveness' or hashsize >= 24)
+        cflags = ['-O2' if big else '-O0', '-w', '-DCOLLAPSE',
+                  '-DMEMLIM=%d' % MEMLIM_MB, '-DNFAIR=3']
         if prop == 'safety':
             cflags.append('-DSAFETY')
         p = subprocess.run(['gcc'] + cflags + ['-o', 'pan', 'pan.c'],
@@ -199,6 +232,10 @@ def main():
                     help='pan processes at a time (default 1)')
     ap.add_argument('--only', action='append', default=[],
                     help='run only this model (repeatable); no mutants')
+    ap.add_argument('--check-survivors', action='store_true',
+                    help='also run the mutants tags.pml justifies (SURVIVES) '
+                    'on every model they change: none may find an error '
+                    '(several minutes more)')
     ap.add_argument('--no-mutants', action='store_true',
                     help='skip the mutation check')
     opts = ap.parse_args()
@@ -233,11 +270,10 @@ def main():
         # Models whose verifiers are the same (memb-fallback is mb's
         # protocol) are checked once.
         d = os.path.join(out, 'models', run[0])
-        h = runner.generate(run, [], d)
+        h = runner.preprocess(run, [])
         with hashes_lock:
             first = hashes.setdefault(h, (run[0], threading.Event()))
         if first[0] != run[0]:
-            shutil.rmtree(d)
             first[1].wait()
             r = dict(base.get(first[0]) or {'errors': 1, 'what': 'failed',
                                              'states': 0, 'mem': 0,
@@ -247,8 +283,10 @@ def main():
             r['hash'] = h
             return run[0], r
         try:
+            pan_hash = runner.generate(run, [], d)
             r = runner.check(run, d)
             r['hash'] = h
+            r['pan_hash'] = pan_hash
             base[run[0]] = r
         finally:
             first[1].set()
@@ -286,7 +324,11 @@ def main():
         return finish(failed, started)
 
     # Mutants.
-    tags, combos = parse_tags(os.path.join(HERE, 'tags.pml'))
+    tags, combos, hints = parse_tags(os.path.join(HERE, 'tags.pml'))
+    for t, h in hints.items():
+        if h not in base:
+            raise Failure('tags.pml: %s: KILLED BY names no model run: %s'
+                          % (t, h))
     mutants = [((t,), tags[t]) for t in tags]
     mutants += [(names, None) for names, _ in combos]
     runs_by_name = dict((r[0], r) for r in runs)
@@ -299,17 +341,28 @@ def main():
         extra = [n + '=0' for n in names]
         seen = set()
         affected = []
-        for run in order:
-            d = os.path.join(mdir, run[0])
-            h = runner.generate(run, extra, d)
+        first = [r for r in order if len(names) == 1
+                 and hints.get(names[0]) == r[0]]
+        for run in first + [r for r in order if r not in first]:
+            h = runner.preprocess(run, extra)
             if h == base[run[0]]['hash'] or h in seen:
-                shutil.rmtree(d)
                 continue
             seen.add(h)
+            # The text differs; the verifier may not (an inline's unused
+            # parameter: TSO ignores acquire and release).
+            d = os.path.join(mdir, run[0])
+            ph = runner.generate(run, extra, d)
+            if ph == base[run[0]]['pan_hash'] or ph in seen:
+                shutil.rmtree(d)
+                continue
+            seen.add(ph)
             affected.append(run)
         results = []
+        if survives is not None and not opts.check_survivors:
+            return label, affected, None
         for run in affected:
-            r = runner.check(run, os.path.join(mdir, run[0]))
+            r = runner.check(run, os.path.join(mdir, run[0]),
+                             mutant=survives is None)
             results.append((run[0], r))
             if r['errors'] and survives is None:
                 break
@@ -336,6 +389,12 @@ def main():
                                          'changes no model'))
                 failed.append(label)
                 continue
+            if results is None:
+                print('%-38s %-9s %-20s %12s %7s  %s'
+                      % (label, 'justified', '(not run)', '', '',
+                         'SURVIVES in tags.pml: ' + survives[:60]
+                         + ('...' if len(survives) > 60 else '')))
+                continue
             killers = [(n, r) for n, r in results if r['errors']]
             total = sum(r['time'] for _, r in results)
             if killers:
@@ -360,7 +419,11 @@ def main():
 
 
 def finish(failed, started):
-    print('\ntotal time %.0fs' % (time.time() - started))
+    # CPU time of spin, gcc and pan: on a busy machine a steadier measure
+    # than the wall-clock time (divide by the jobs for a quiet one).
+    ru = resource.getrusage(resource.RUSAGE_CHILDREN)
+    print('\ntotal time %.0fs wall-clock, %.0fs CPU'
+          % (time.time() - started, ru.ru_utime + ru.ru_stime))
     if failed:
         print('FAILED: ' + ' '.join(failed))
         return 1

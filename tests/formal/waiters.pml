@@ -134,7 +134,7 @@ proctype caller(byte c)
 			};
 			/* Its end (seq, release), the unlock. */
 			d_step {
-				str_body(c, L_GDONE, ngp, 1);
+				str_body(c, L_GDONE, ngp, WT_SEQ_REL);
 				unlock_body(c, M_GP)
 			};
 			/*
