@@ -9,14 +9,25 @@
  * model that a tag changes with the tag at 0 (a mutant): Spin must find
  * a counterexample in one of them, unless the tag's comment says
  * "SURVIVES:" and why the code does not need it, in which case none may
- * find one.  "MUTANT: A B" lines name mutants with several tags at 0 at
- * once, which must be killed (the barriers that survive alone because
- * each covers for the other).
+ * find one (verify.py lists those as justified and runs them only with
+ * --check-survivors).  "MUTANT: A B" lines name mutants with several
+ * tags at 0 at once, which must be killed (the barriers that survive
+ * alone because each covers for the other).  "KILLED BY: run" names the
+ * run (verify.py RUNS) to try first, where cheaper runs do not kill it.
  *
  * The code names the tag next to the barrier it models
  * ("model: tags.pml TAG"), and each tag names the code's function and
  * file.  Format (verify.py parses it): a comment, then
  * #ifndef TAG / #define TAG 1 / #endif.
+ *
+ * Mutants of several tags, each of which survives alone because another
+ * covers for it; each of these must be killed:
+ *
+ * MUTANT: MB_SIG_ACK_PRE SIG_ACK_REL -- nothing orders the interrupted
+ * section before the acknowledgement.
+ *
+ * MUTANT: MB_SIG_POST SIG_NEED_ACQ SIG_PARK_ACQ -- nothing orders the
+ * updater's later accesses after the acknowledgements.
  *
  * Compiler barriers.  The models issue each thread's accesses in source
  * order; the compiler keeps that order wherever an acquire, a release, a
@@ -77,7 +88,11 @@
 
 /*
  * RD_FIRST_REL: _urcu_common_read_lock(), release on the store of the new
- * epoch in the first section of an epoch.
+ * epoch in the first section of an epoch.  SURVIVES: as RD_CLAIM_REL,
+ * the word's earlier stores (the claim, and before it the release exit
+ * store of the last section, RD_EXIT_REL) reach an updater that sees
+ * this one first, and the section's own accesses follow the full fence
+ * after it (MB_RD_FIRST).  Kept for C11's rules and ThreadSanitizer.
  */
 #ifndef RD_FIRST_REL
 #define RD_FIRST_REL	1
@@ -94,7 +109,10 @@
 
 /*
  * RD_LOCKF_ACQ: _urcu_common_read_lock_fenced(), acquire load of the
- * grace-period word; pairs with UP_GP_REL.
+ * grace-period word; pairs with UP_GP_REL.  SURVIVES: the full fence that
+ * follows the word's store (MB_RD_LOCKF) comes before any access of the
+ * section and makes the load an acquire (as for RD_GP_ACQ).  Kept for
+ * ThreadSanitizer, which ignores fences; free on x86.
  */
 #ifndef RD_LOCKF_ACQ
 #define RD_LOCKF_ACQ	1
@@ -102,7 +120,10 @@
 
 /*
  * RD_LOCKF_REL: _urcu_common_read_lock_fenced(), release on the outermost
- * store of the word.
+ * store of the word.  SURVIVES: as RD_CLAIM_REL, the word's previous
+ * store is the release exit store of the last section (RD_EXIT_REL),
+ * which an updater that sees this one has seen first.  Kept for C11's
+ * rules and ThreadSanitizer.
  */
 #ifndef RD_LOCKF_REL
 #define RD_LOCKF_REL	1
@@ -119,7 +140,10 @@
 
 /*
  * RD_NESTF_REL: _urcu_common_read_lock_fenced(), release on a nested
- * lock's store of the word.
+ * lock's store of the word.  SURVIVES: the word's previous store is the
+ * outermost lock's, followed by a full fence (MB_RD_LOCKF); what lies
+ * between is the same section, which the nested store does not end.
+ * Kept for C11's rules and ThreadSanitizer.
  */
 #ifndef RD_NESTF_REL
 #define RD_NESTF_REL	1
@@ -128,6 +152,11 @@
 /*
  * MB_RD_UNLOCK: _urcu_common_read_unlock() -> _urcu_common_slave_mb(1),
  * the fence before the exit store of readers with real fences.
+ * SURVIVES: the exit store is a release (RD_EXIT_REL), which orders the
+ * section's atomic accesses before it, and the wake that may follow is a
+ * FUTEX_WAKE, a full barrier.  The fence keeps the mb flavor's documented
+ * contract (a full barrier at unlock) for the section's plain, non-C11
+ * accesses, which the models do not distinguish from atomic ones.
  */
 #ifndef MB_RD_UNLOCK
 #define MB_RD_UNLOCK	1
@@ -143,7 +172,10 @@
 
 /*
  * RD_HINT_ACQ: _urcu_common_wake_up_gp_hint(), acquire load of the wake
- * word; pairs with UP_ARM_REL.
+ * word; pairs with UP_ARM_REL.  SURVIVES: the wake is a hint for speed:
+ * without the acquire a reader may load an older epoch and not wake the
+ * updater, whose sleep then times out (HINT_TIMEOUT); neither safety nor
+ * progress depends on it.
  */
 #ifndef RD_HINT_ACQ
 #define RD_HINT_ACQ	1
@@ -153,7 +185,11 @@
 
 /*
  * QS_GP_ACQ: _urcu_qsbr_quiescent_state(), acquire load of the
- * grace-period word; pairs with UP_GP_REL.
+ * grace-period word; pairs with UP_GP_REL.  SURVIVES: when the load sees
+ * a new epoch, the full fence of the publication (MB_QS_PUB) follows it
+ * before the next section's loads and makes it an acquire; when it sees
+ * the epoch the word holds, such a fence came after an earlier load of
+ * it.  Kept for ThreadSanitizer, which ignores fences; free on x86.
  */
 #ifndef QS_GP_ACQ
 #define QS_GP_ACQ	1
@@ -169,7 +205,8 @@
 
 /*
  * MB_QS_PUB: _urcu_qsbr_publish(), cmm_smp_mb() between the word's store
- * and the futex load; pairs with MB_UP_QSBR and MB_UP_QSBR_ARM.
+ * and the futex load; pairs with MB_UP_QSBR and MB_UP_QSBR_ARM.  KILLED
+ * BY: qsbr (a lost wake-up).
  */
 #ifndef MB_QS_PUB
 #define MB_QS_PUB	1
@@ -177,7 +214,9 @@
 
 /*
  * QS_ONLINE_ACQ: _urcu_qsbr_thread_online(), acquire load of the
- * grace-period word.
+ * grace-period word.  SURVIVES: the full fence after the word's store
+ * (MB_QS_ONLINE) follows the load before any later access and makes it
+ * an acquire.  Kept for ThreadSanitizer; free on x86.
  */
 #ifndef QS_ONLINE_ACQ
 #define QS_ONLINE_ACQ	1
@@ -195,7 +234,12 @@
 
 /*
  * MB_SIG_ACK_PRE: urcu__signal_ack() (signal-barrier.h), cmm_smp_mb()
- * before the acknowledgement.
+ * before the acknowledgement.  SURVIVES: the acknowledgement is a release
+ * store (SIG_ACK_REL), which orders the interrupted code's accesses
+ * before it, and the fence after it (MB_SIG_ACK_POST, which is killed
+ * alone) orders the interrupted code's stores before the code that
+ * resumes: the two orderings the handler owes the updater.  Without the
+ * release too, it is killed (MUTANT line in the header).
  */
 #ifndef MB_SIG_ACK_PRE
 #define MB_SIG_ACK_PRE	1
@@ -203,7 +247,9 @@
 
 /*
  * SIG_ACK_REL: urcu__signal_ack(), release store of need_mb = 0; pairs
- * with SIG_NEED_ACQ.
+ * with SIG_NEED_ACQ.  SURVIVES: the full fence just before it
+ * (MB_SIG_ACK_PRE) already orders the interrupted code's accesses before
+ * the store.  Kept for ThreadSanitizer, which ignores fences; free on x86.
  */
 #ifndef SIG_ACK_REL
 #define SIG_ACK_REL	1
@@ -219,7 +265,11 @@
 
 /*
  * MB_SIG_PRE: urcu__signal_mb_readers() (signal-barrier.h), cmm_smp_mb()
- * before setting need_mb and signalling.
+ * before setting need_mb and signalling.  SURVIVES: the removal and the
+ * epoch store are already behind the watch's fence (MB_UP_OBSERVE),
+ * which always runs first, and the looks in between only decide whom to
+ * signal.  Kept so that the function orders what precedes it on its own,
+ * whoever calls it.
  */
 #ifndef MB_SIG_PRE
 #define MB_SIG_PRE	1
@@ -228,6 +278,11 @@
 /*
  * SYS_KILL: urcu__signal_send() (signal-barrier.h), pthread_kill() as a
  * barrier: the relaxed store of need_mb = 1 before it relies on it.
+ * SURVIVES: without it the flag may reach memory after the handler
+ * cleared it; the updater then waits for an acknowledgement already
+ * given, but only until it sends again (SIG_RESEND), and the handler's
+ * own fences, not this barrier, order the reader's accesses.  In the
+ * code the barrier is the system call's and cannot be removed.
  */
 #ifndef SYS_KILL
 #define SYS_KILL	1
@@ -235,7 +290,11 @@
 
 /*
  * SIG_NEED_ACQ: urcu__signal_pending() (signal-barrier.h), acquire load
- * of need_mb; pairs with SIG_ACK_REL.
+ * of need_mb; pairs with SIG_ACK_REL.  SURVIVES: the fence that ends the
+ * wait for acknowledgements (MB_SIG_POST) follows the last of these loads
+ * before any other access and makes it an acquire.  Kept for
+ * ThreadSanitizer; free on x86.  Killed together with MB_SIG_POST (MUTANT
+ * line in the header).
  */
 #ifndef SIG_NEED_ACQ
 #define SIG_NEED_ACQ	1
@@ -243,7 +302,8 @@
 
 /*
  * SIG_PARK_ACQ: urcu__signal_pending(), acquire load of parked; pairs
- * with PARK_REL.
+ * with PARK_REL.  SURVIVES: as SIG_NEED_ACQ, the fence MB_SIG_POST
+ * follows it.  Kept for ThreadSanitizer; free on x86.
  */
 #ifndef SIG_PARK_ACQ
 #define SIG_PARK_ACQ	1
@@ -251,7 +311,10 @@
 
 /*
  * MB_SIG_POST: urcu__signal_mb_readers(), cmm_smp_mb() after the last
- * acknowledgement.
+ * acknowledgement.  SURVIVES: the acquire loads of need_mb and parked
+ * (SIG_NEED_ACQ, SIG_PARK_ACQ) already order the updater's later
+ * accesses after the acknowledgements; one of the two is needed.  Kept
+ * for the non-C11 accesses of whoever called the master barrier.
  */
 #ifndef MB_SIG_POST
 #define MB_SIG_POST	1
@@ -260,7 +323,8 @@
 /*
  * SIG_RESEND: urcu__signal_resend() (signal-barrier.h), SIGRCU sent
  * again to readers still silent once the polls are longest (a mechanism:
- * without it a lost signal stalls the grace period for good).
+ * without it a lost signal stalls the grace period for good).  KILLED
+ * BY: signal-live (the one run where signals are lost).
  */
 #ifndef SIG_RESEND
 #define SIG_RESEND	1
@@ -268,7 +332,10 @@
 
 /*
  * MB_PARK: urcu__offline_for_wait() (flavor-internal.h), cmm_smp_mb()
- * before announcing parked.
+ * before announcing parked.  SURVIVES: the announcement is a release
+ * store (PARK_REL), which orders the thread's past sections before it,
+ * as does the release exit store of the last of them (RD_EXIT_REL), which
+ * the scan still reads.  Kept for the non-C11 accesses of those sections.
  */
 #ifndef MB_PARK
 #define MB_PARK		1
@@ -276,7 +343,8 @@
 
 /*
  * PARK_REL: urcu__offline_for_wait(), release store of parked = 1; pairs
- * with SIG_PARK_ACQ.
+ * with SIG_PARK_ACQ.  SURVIVES: the full fence just before it (MB_PARK)
+ * orders the same accesses.  Kept for ThreadSanitizer.
  */
 #ifndef PARK_REL
 #define PARK_REL	1
@@ -294,7 +362,8 @@
 
 /*
  * UP_GP_REL: urcu__gp_run() (gp-synchronize.h), release store of the new
- * epoch; pairs with RD_GP_ACQ, RD_LOCKF_ACQ, QS_GP_ACQ, QS_ONLINE_ACQ.
+ * epoch; pairs with RD_GP_ACQ, RD_LOCKF_ACQ, QS_GP_ACQ, QS_ONLINE_ACQ
+ * (and the fences that follow those loads).  KILLED BY: memb-wmm.
  */
 #ifndef UP_GP_REL
 #define UP_GP_REL	1
@@ -368,7 +437,10 @@
 
 /*
  * UP_ARM_REL: urcu__gp_sleep_arm() (gp-wait-readers.h), release store of
- * -1 in the futex or wake word; pairs with RD_HINT_ACQ.
+ * -1 in the futex or wake word; pairs with RD_HINT_ACQ.  SURVIVES: it
+ * serves only the wake hint (see RD_HINT_ACQ); QSBR readers load the
+ * futex after a full fence and only to wake, and the barrier that
+ * follows the store (MB_UP_QSBR_ARM, MB_UP_ARM) orders the rest.
  */
 #ifndef UP_ARM_REL
 #define UP_ARM_REL	1
@@ -376,7 +448,10 @@
 
 /*
  * MB_UP_ARM: urcu__gp_sleep_arm(), the cmm_smp_mb() of flavors without
- * exact_mb (readers' wakes are hints).
+ * exact_mb (readers' wakes are hints).  SURVIVES: without it a reader may
+ * miss the armed word and not wake the updater, whose sleep then times
+ * out (HINT_TIMEOUT, killed alone): the wake is a hint for speed, and
+ * neither safety nor progress depends on it.
  */
 #ifndef MB_UP_ARM
 #define MB_UP_ARM	1

@@ -377,7 +377,13 @@ inline gp_run()
 		next = gpword + EPOCH_STEP;
 		str_body(U, L_GP, next, UP_GP_REL);
 		gpword = next;
-		SPLICE_REG_TO_WAIT;
+		SPLICE_REG_TO_WAIT
+	};
+	/*
+	 * The fence, a step of its own: between the two, the epoch store may
+	 * reach a reader before the removal does unless it is a release.
+	 */
+	d_step {
 #if INTERRUPTS
 		mb_body(U, MB_UP_OBSERVE)	/* urcu__gp_observe() */
 #else
