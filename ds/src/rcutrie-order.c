@@ -6,8 +6,9 @@
  * node n, where s is -1 for the end slot and c for child c.  Slots of a
  * node are ordered end, 0, 1, ..., 255, which is the order of their keys
  * (the end key is a proper prefix of the others).  An iterator caches
- * the path of its position: path[i] is an inner node, slot[i] the slot
- * taken in it; path[i + 1] sits in that slot.
+ * the path of its position: path[i] is the (tagged) slot value of an
+ * inner node, slot[i] the slot taken in it; path[i + 1] sits in that
+ * slot.
  *
  * A seek (le/lt/ge/gt, first, last) walks down once from the root
  * towards a target, comparing each node's prefix with it (so that it
@@ -20,22 +21,25 @@
  * Nothing is read twice and nothing is retried: a slot found empty
  * (removed meanwhile) is passed over like any other empty slot.
  *
- * Correctness (docs/trie.md, "Ordered queries"): each node reached was
- * live at some moment of the call and each slot read holds what the live
- * trie held at some moment (I2, I3), and slots are visited in strictly
+ * Correctness (docs/trie.md, "Guarantees"): each node reached was live
+ * at some moment of the call and each slot read holds what the live trie
+ * held at some moment (I2, I3), and slots are visited in strictly
  * increasing (decreasing) order, so every key present throughout the
  * call that lies in the direction of the walk is met, in order, once.
  *
  * Deep paths.  The cache holds CDS_TRIE_ITER_DEPTH levels.  A deeper
  * path drops its oldest cached levels; they are found again, if a step
  * climbs that far, by a new seek for the first key after (before) the
- * dropped node's whole subtree, whose path the iterator knows from an
- * "anchor" key passing through it: the seek's target while the walk
- * follows it, the leaf the iterator stands on afterwards.  The one case
- * without an anchor is a single descent towards an extreme leaf that is
- * more than CDS_TRIE_ITER_DEPTH levels deep and finds, that deep, only
- * subtrees emptied while it looked: it then descends again into the
- * subtree it entered at its last anchored level (docs/trie.md).
+ * subtree just finished, whose path the iterator knows from its
+ * "anchor": bytes that start with the paths of every level dropped.  The
+ * anchor is the seek's target while the walk follows it, the leaf the
+ * iterator stands on afterwards, and, when a descent towards an extreme
+ * leaf drops a level that neither covers, the stored path of the node
+ * being pushed: that node is at least CDS_TRIE_ITER_DEPTH levels below
+ * the root, hence at least that many bytes deep, so it keeps its whole
+ * path (I8).  Every such seek starts strictly after the subtree it
+ * leaves, so a step never goes over the same keys twice, whatever
+ * updaters do.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -48,14 +52,12 @@
 enum { BOUND_NONE, BOUND_RANGE, BOUND_PREFIX };
 
 /*
- * What a seek looks for: the bytes key[0..len), then extra if it is not
- * -1; with inf, followed by "+infinity" (greater than every key that
- * starts with those bytes).
+ * What a seek looks for: the bytes key[0..len); with inf, followed by
+ * "+infinity" (greater than every key that starts with those bytes).
  */
 struct target {
 	const unsigned char *key;
 	size_t len;
-	int extra;
 	bool inf;
 };
 
@@ -69,85 +71,67 @@ struct move {
 
 enum move_state { MOVE_DONE, MOVE_STEP, MOVE_SEEK };
 
-static size_t target_len(const struct target *t)
-{
-	return t->len + (t->extra >= 0);
-}
-
-static unsigned int target_byte(const struct target *t, size_t i)
-{
-	return i < t->len ? t->key[i] : (unsigned int) t->extra;
-}
-
 /*
- * Where the keys below @n lie relative to @t, judging by @n's prefix:
- * -1 all below, 1 all above, 0 the prefix matches @t's bytes (which go
- * on at least to @n's depth).
+ * Where the keys below @n lie relative to the key @key (@len bytes),
+ * judging by @n's prefix: -1 all below, 1 all above, 0 the prefix
+ * matches the key's bytes (which go on at least to @n's depth); a key
+ * that ends inside the prefix lies below the node.  @s is the slot that
+ * led to @n: its tags tell a node without a prefix at no cost.
  */
-/*
- * prefix_cmp() for a plain key (no extra byte, no infinity): -1, 0 or 1
- * as there; a key that ends inside the prefix lies below the node.
- */
-static inline int prefix_key_cmp(const struct trie_inner *n,
+static inline int prefix_key_cmp(uintptr_t s, const struct trie_inner *n,
 				 const unsigned char *key, size_t len)
 {
-	size_t start = inner_start(n), avail = len > start ? len - start : 0;
-	uint32_t plen = n->prefix_len;
+	size_t start, avail;
+	uint32_t plen;
 	int r;
 
-	if (!plen)
+	if (!slot_plen(s))
 		return 0;
+	plen = n->prefix_len;
+	start = inner_start(n);
+	avail = len > start ? len - start : 0;
 	if (avail >= plen)
 		return key_cmp(inner_prefix(n), plen, key + start, plen);
 	r = key_cmp(inner_prefix(n), avail, key + start, avail);
 	return r ? r : 1;
 }
 
-static int prefix_cmp(const struct trie_inner *n, const struct target *t)
+/* prefix_key_cmp() for a target, which may end with +infinity. */
+static int prefix_cmp(uintptr_t s, const struct trie_inner *n,
+		      const struct target *t)
 {
-	const unsigned char *p = inner_prefix(n);
-	size_t start = inner_start(n), tl = target_len(t), i = 0, m;
-	unsigned int c;
+	size_t start, avail, m;
+	uint32_t plen;
 	int r;
 
-	if (caa_likely(t->extra < 0 && !t->inf))
-		return prefix_key_cmp(n, t->key, t->len);
-	if (start < t->len) {
-		m = t->len - start < n->prefix_len ? t->len - start : n->prefix_len;
-		r = m ? memcmp(p, t->key + start, m) : 0;
-		if (r)
-			return r < 0 ? -1 : 1;
-		i = m;
-	}
-	for (; i < n->prefix_len; i++) {
-		if (start + i >= tl)
-			return t->inf ? -1 : 1;
-		c = target_byte(t, start + i);
-		if (p[i] != c)
-			return p[i] < c ? -1 : 1;
-	}
-	return 0;
+	if (caa_likely(!t->inf))
+		return prefix_key_cmp(s, n, t->key, t->len);
+	if (!slot_plen(s))
+		return 0;
+	plen = n->prefix_len;
+	start = inner_start(n);
+	avail = t->len > start ? t->len - start : 0;
+	m = avail < plen ? avail : plen;
+	r = key_cmp(inner_prefix(n), m, t->key + start, m);
+	if (r)
+		return r;
+	/* The prefix starts with what is left of the target: below +inf. */
+	return avail < plen ? -1 : 0;
 }
 
 /* Sign of @x's key minus @t. */
 static int leaf_cmp(const struct cds_trie_node *x, const struct target *t)
 {
-	size_t tl = target_len(t);
 	size_t m = x->key_len < t->len ? x->key_len : t->len;
 	int r;
 
-	if (caa_likely(t->extra < 0 && !t->inf))
+	if (caa_likely(!t->inf))
 		return key_cmp(x->key, x->key_len, t->key, t->len);
 	r = key_cmp(x->key, m, t->key, m);
 	if (r)
 		return r;
-	if (t->extra >= 0 && x->key_len > t->len && x->key[t->len] != t->extra)
-		return x->key[t->len] < t->extra ? -1 : 1;
-	if (x->key_len < tl)
-		return -1;
-	if (t->inf)
-		return -1;
-	return x->key_len > tl;
+	/* Equal on the target's bytes or a prefix of them: below. */
+	return -1;
 }
 
 /* ------------------------------------------------------------------------
@@ -160,40 +144,55 @@ static void path_reset(struct cds_trie_iter *it, const unsigned char *anchor,
 	it->depth = 0;
 	it->anchored = 0;
 	it->dropped = 0;
-	it->lost = 0;
-	it->div_valid = 0;
 	it->anchor = anchor;
 	it->anchor_len = anchor_len;
 }
 
-/* Drops the oldest cached level of a full path (file comment). */
-static __attribute__((noinline)) void path_drop(struct cds_trie_iter *it)
+static inline uintptr_t path_slot(const struct cds_trie_iter *it, unsigned int i)
+{
+	return (uintptr_t) it->path[i];
+}
+
+/*
+ * Drops the oldest cached level of a full path, before @s is pushed
+ * (file comment): when the anchor does not cover that level, the path
+ * stored in @s's node does (I8) and becomes the anchor.
+ */
+static __attribute__((noinline)) void path_drop(struct cds_trie_iter *it,
+						uintptr_t s)
 {
 	const unsigned int cap = CDS_TRIE_ITER_DEPTH;
+	const struct trie_inner *n = slot_inner(s);
 
-	if (it->anchored == 1) {
-		/* The unanchored levels hang from this slot. */
-		it->div_depth = ((struct trie_inner *) it->path[0])->depth;
-		it->div_slot = it->slot[0];
-		it->div_valid = 1;
+	if (it->anchored <= 1) {
+		/*
+		 * The anchor would cover no level left in the cache.  @n
+		 * sits below cap levels of nodes, each at least a byte
+		 * deeper than its parent: it is a deep node, its path
+		 * covers them all.
+		 */
+		urcu_assert_debug(n->depth >= TRIE_DEEP);
+		it->anchor = inner_path(n);
+		it->anchor_len = n->depth;
+		it->anchored = cap;
 	}
-	if (it->anchored <= 1)
-		it->lost = 1;
-	if (it->anchored)
-		it->anchored--;
+	it->anchored--;
 	memmove(it->path, it->path + 1, (cap - 1) * sizeof(it->path[0]));
 	memmove(it->slot, it->slot + 1, (cap - 1) * sizeof(it->slot[0]));
 	it->depth--;
 	it->dropped = 1;
 }
 
-/* Pushes (@n, @slot); @anchored when @n's path is the anchor's start. */
-static inline void push(struct cds_trie_iter *it, const struct trie_inner *n,
-			int slot, bool anchored)
+/* Pushes (@s, @slot); @anchored when @s's path is the anchor's start. */
+static inline void push(struct cds_trie_iter *it, uintptr_t s, int slot,
+			bool anchored)
 {
-	if (caa_unlikely(it->depth == CDS_TRIE_ITER_DEPTH))
-		path_drop(it);
-	it->path[it->depth] = (void *) n;
+	if (caa_unlikely(it->depth == CDS_TRIE_ITER_DEPTH)) {
+		path_drop(it, s);
+		/* The re-anchored path covers the node pushed. */
+		anchored = anchored || it->anchored == it->depth;
+	}
+	it->path[it->depth] = (void *) s;
 	it->slot[it->depth] = (short) slot;
 	it->depth++;
 	if (anchored && it->anchored == it->depth - 1)
@@ -209,8 +208,6 @@ static struct cds_trie_node *found(struct cds_trie_iter *it, uintptr_t s)
 	it->anchor = x->key;
 	it->anchor_len = x->key_len;
 	it->anchored = it->depth;
-	it->lost = 0;
-	it->div_valid = 0;
 	return x;
 }
 
@@ -230,20 +227,20 @@ static enum move_state extreme(struct cds_trie_iter *it, uintptr_t s, int dir,
 		n = slot_inner(s);
 		end = inner_end(n);
 		if (dir > 0 && end) {
-			push(it, n, -1, false);
+			push(it, s, -1, false);
 			s = end;
 			break;
 		}
-		next = dir > 0 ? inner_next_child(n, -1, &c)
-			       : inner_prev_child(n, 256, &c);
+		next = dir > 0 ? inner_next_child(n, slot_type(s), -1, &c)
+			       : inner_prev_child(n, slot_type(s), 256, &c);
 		if (!next && dir < 0 && end) {
-			push(it, n, -1, false);
+			push(it, s, -1, false);
 			s = end;
 			break;
 		}
 		if (!next)
 			return MOVE_STEP;
-		push(it, n, c, false);
+		push(it, s, c, false);
 		s = next;
 	}
 	*x = found(it, s);
@@ -279,8 +276,8 @@ static enum move_state seek(struct cds_trie_iter *it, const struct move *m,
 		}
 		n = slot_inner(s);
 		check_inner(n);
-		r = prefix_cmp(n, t);
-		if (!r && target_len(t) == n->depth && t->inf)
+		r = prefix_cmp(s, n, t);
+		if (!r && t->len == n->depth && t->inf)
 			r = -1;		/* the whole node starts with t */
 		if (r) {
 			/* The node lies wholly on one side of the target. */
@@ -288,9 +285,9 @@ static enum move_state seek(struct cds_trie_iter *it, const struct move *m,
 				return MOVE_STEP;
 			return extreme(it, s, m->dir, x);
 		}
-		if (target_len(t) == n->depth) {
+		if (t->len == n->depth) {
 			/* The end slot holds the target itself. */
-			push(it, n, -1, true);
+			push(it, s, -1, true);
 			s = inner_end(n);
 			if (s && !m->strict) {
 				*x = found(it, s);
@@ -298,9 +295,9 @@ static enum move_state seek(struct cds_trie_iter *it, const struct move *m,
 			}
 			return MOVE_STEP;
 		}
-		c = target_byte(t, n->depth);
-		push(it, n, (int) c, true);
-		s = inner_find_child(n, c);
+		c = t->key[n->depth];
+		push(it, s, (int) c, true);
+		s = inner_find_child(n, slot_type(s), c);
 		if (!s)
 			return MOVE_STEP;
 	}
@@ -308,32 +305,20 @@ static enum move_state seek(struct cds_trie_iter *it, const struct move *m,
 
 /*
  * Sets up, in @m, the seek that replaces a step which climbed above the
- * cached levels; @popped_depth is the depth of the last node it left.
+ * cached levels: the first key after (last before) the subtree of the
+ * node it left last, at @popped_depth, whose path the anchor starts
+ * with.
  */
 static void fallback(const struct cds_trie_iter *it, int dir,
 		     size_t popped_depth, struct move *m)
 {
+	urcu_assert_debug(it->anchor_len >= popped_depth);
 	m->seek = true;
 	m->dir = dir;
 	m->t.key = it->anchor;
-	m->t.extra = -1;
-	if (!it->lost) {
-		/* First key after (last before) the popped node's subtree. */
-		m->t.len = popped_depth;
-		m->t.inf = dir > 0;
-		m->strict = true;
-	} else if (it->div_valid) {
-		/* Descend again into the subtree entered last (comment). */
-		m->t.len = it->div_depth;
-		m->t.extra = it->div_slot;
-		m->t.inf = dir < 0;
-		m->strict = false;
-	} else {
-		/* That subtree is the whole trie. */
-		m->t.len = 0;
-		m->t.inf = dir < 0;
-		m->strict = false;
-	}
+	m->t.len = popped_depth;
+	m->t.inf = dir > 0;
+	m->strict = true;
 }
 
 static enum move_state step(struct cds_trie_iter *it, struct move *m,
@@ -341,7 +326,7 @@ static enum move_state step(struct cds_trie_iter *it, struct move *m,
 {
 	size_t popped_depth = 0;
 	const struct trie_inner *n;
-	unsigned int top;
+	unsigned int top, type;
 	uintptr_t s;
 	int c;
 
@@ -355,11 +340,12 @@ static enum move_state step(struct cds_trie_iter *it, struct move *m,
 			return MOVE_SEEK;
 		}
 		top = it->depth - 1;
-		n = it->path[top];
+		n = slot_inner(path_slot(it, top));
+		type = slot_type(path_slot(it, top));
 		if (m->dir > 0) {
-			s = inner_next_child(n, it->slot[top], &c);
+			s = inner_next_child(n, type, it->slot[top], &c);
 		} else if (it->slot[top] >= 0) {
-			s = inner_prev_child(n, it->slot[top], &c);
+			s = inner_prev_child(n, type, it->slot[top], &c);
 			if (!s && (s = inner_end(n))) {
 				/* The end slot comes before every child. */
 				it->slot[top] = -1;
@@ -393,52 +379,71 @@ static struct cds_trie_node *move(struct cds_trie_iter *it, struct move *m)
 	return x;
 }
 
+static struct cds_trie_node *seek_from(struct cds_trie *trie,
+		struct cds_trie_iter *iter, const void *key, size_t len,
+		int dir, bool strict, bool inf);
+
 /* ------------------------------------------------------------------------
  * Queries without an iterator: the same seek and step, for a plain key,
  * on a path kept on the stack with no anchor bookkeeping.  A path deeper
  * than FAST_DEPTH levels hands the query to the iterator engine above,
  * which starts again from the root (the only second descent, and only
- * for paths that deep).
+ * for paths that deep).  The descent's scan of a 4- or 16-node also
+ * notes, from the same key bytes, the positions beyond the key's byte
+ * in the query's direction: the step then takes the nearest of them
+ * without scanning the node again, and skips a node where there is
+ * none.
  */
 
 #define FAST_DEPTH	48
 
+struct fast_level {
+	uintptr_t s;		/* the node, as a tagged slot value */
+	int slot;		/* the slot taken: -1 end, else the byte */
+	/*
+	 * 4/15 nodes: the index the descent read (order, nr) and the
+	 * positions of the bytes before the slot (before, for le/lt) or up
+	 * to it (ge/gt); NEAR_SCAN: scan the node (40, name and 256 nodes,
+	 * or after a failed descent).
+	 */
+	unsigned int near;
+	unsigned int nr;
+	uint64_t order;
+};
+
+#define NEAR_SCAN	0x10000U
+
 struct fast_path {
 	unsigned int depth;
 	bool overflow;
-	/*
-	 * For the deepest level pushed by the descent, when it is a 4/16
-	 * node: the position of the nearest byte beyond its slot in the
-	 * query's direction (found by the same scan that looked for the
-	 * slot), -1 when there is none; -2 when not known.
-	 */
-	int near;
-	const struct trie_inner *node[FAST_DEPTH];
-	short slot[FAST_DEPTH];
+	struct fast_level lv[FAST_DEPTH];
 };
 
-static inline bool fast_push(struct fast_path *p, const struct trie_inner *n,
-			     int slot)
-{
-	if (caa_unlikely(p->depth == FAST_DEPTH)) {
-		p->overflow = true;
-		return false;
-	}
-	p->node[p->depth] = n;
-	p->slot[p->depth] = (short) slot;
-	p->depth++;
-	return true;
-}
-
 /*
- * The fast path is inlined into one function per direction (dir is then
- * a constant): see fast_up() and fast_down().
+ * The fast path is inlined into one function per query (dir and strict
+ * are then constants).
  */
 #define FAST_INLINE	static inline __attribute__((always_inline))
 
+FAST_INLINE struct fast_level *fast_push(struct fast_path *p, uintptr_t s,
+					 int slot)
+{
+	struct fast_level *lv;
+
+	if (caa_unlikely(p->depth == FAST_DEPTH)) {
+		p->overflow = true;
+		return NULL;
+	}
+	lv = &p->lv[p->depth++];
+	lv->s = s;
+	lv->slot = slot;
+	lv->near = NEAR_SCAN;
+	return lv;
+}
+
 /* extreme() on a fast path: the leaf, or NULL (empty or overflow). */
 FAST_INLINE struct cds_trie_node *fast_extreme(struct fast_path *p, uintptr_t s,
-					  int dir)
+					       int dir)
 {
 	const struct trie_inner *n;
 	uintptr_t next, end;
@@ -448,89 +453,17 @@ FAST_INLINE struct cds_trie_node *fast_extreme(struct fast_path *p, uintptr_t s,
 		n = slot_inner(s);
 		end = inner_end(n);
 		if (dir > 0 && end)
-			return fast_push(p, n, -1) ? slot_leaf(end) : NULL;
-		next = dir > 0 ? inner_next_child(n, -1, &c)
-			       : inner_prev_child(n, 256, &c);
-		if (!next) {
-			if (dir < 0 && end)
-				return fast_push(p, n, -1) ? slot_leaf(end) : NULL;
-			return NULL;
-		}
-		if (!fast_push(p, n, c))
+			return slot_leaf(end);
+		next = dir > 0 ? inner_next_child(n, slot_type(s), -1, &c)
+			       : inner_prev_child(n, slot_type(s), 256, &c);
+		if (!next)
+			return dir < 0 && end ? slot_leaf(end) : NULL;
+		/* A step back here (subtree emptied) scans the node again. */
+		if (!fast_push(p, s, c))
 			return NULL;
 		s = next;
 	}
 	return slot_leaf(s);
-}
-
-/*
- * The child of byte @c in @n, and for a 4/16 node also, in the same pass
- * over its key bytes, p->near (see struct fast_path).
- */
-FAST_INLINE uintptr_t fast_find(const struct trie_inner *n, unsigned int c,
-				int dir, struct fast_path *p)
-{
-	const uint8_t *bytes;
-	const uintptr_t *child;
-	union trie_keys16 k16;
-	union trie_keys4 k4;
-	unsigned int nr, i;
-	int match = -1, near = -1, b, best = dir > 0 ? 256 : -1;
-
-	check_inner(n);
-	if (n->type == TRIE_N4) {
-		const struct trie_body4 *body = inner_body(n);
-
-		nr = load_nr_used(n);
-		k4 = load_keys4(body);
-		bytes = k4.b;
-		child = body->child;
-	} else if (n->type == TRIE_N16) {
-		const struct trie_body16 *body = inner_body(n);
-
-		nr = load_nr_used(n);
-		k16 = load_keys16(body);
-		bytes = k16.b;
-		child = body->child;
-	} else {
-		p->near = -2;
-		return inner_find_child(n, c);
-	}
-	for (i = 0; i < nr; i++) {
-		b = bytes[i];
-		if (b == (int) c)
-			match = (int) i;
-		else if (dir > 0 ? (b > (int) c && b < best)
-				 : (b < (int) c && b > best)) {
-			best = b;
-			near = (int) i;
-		}
-	}
-	p->near = near;
-	return match >= 0 ? load_slot(&child[match]) : 0;
-}
-
-/* Child at position @pos of 4/16 node @n (0 if removed); its byte in *@c. */
-static inline uintptr_t fast_near(const struct trie_inner *n, int pos, int *c)
-{
-	const uintptr_t *child;
-	union trie_keys16 k16;
-	union trie_keys4 k4;
-
-	if (n->type == TRIE_N4) {
-		const struct trie_body4 *body = inner_body(n);
-
-		k4 = load_keys4(body);
-		*c = k4.b[pos];
-		child = body->child;
-	} else {
-		const struct trie_body16 *body = inner_body(n);
-
-		k16 = load_keys16(body);
-		*c = k16.b[pos];
-		child = body->child;
-	}
-	return load_slot(&child[pos]);
 }
 
 /* step() on a fast path. */
@@ -538,67 +471,72 @@ FAST_INLINE struct cds_trie_node *fast_step(struct fast_path *p, int dir)
 {
 	struct cds_trie_node *x;
 	const struct trie_inner *n;
-	unsigned int top;
+	struct fast_level *lv;
+	unsigned int type;
 	uintptr_t s;
-	int c, near = p->near;
+	int c;
 
-	/* The deepest level first, with the neighbour the descent found. */
-	if (p->depth && near != -2) {
-		top = p->depth - 1;
-		n = p->node[top];
-		s = near >= 0 ? fast_near(n, near, &c) : 0;
-		if (s) {
-			p->slot[top] = (short) c;
-			x = fast_extreme(p, s, dir);
-			if (x || p->overflow)
-				return x;
-			/* Emptied meanwhile: the loop goes on from there. */
-		} else if (near == -1) {
-			/* No child beyond: the end slot comes before them all. */
-			if (dir < 0 && (s = inner_end(n)))
-				return slot_leaf(s);
-			p->depth = top;
-		}
-		/* A near child removed meanwhile: the loop scans the node. */
-	}
 	while (p->depth) {
-		top = p->depth - 1;
-		n = p->node[top];
-		if (dir > 0) {
-			s = inner_next_child(n, p->slot[top], &c);
-		} else if (p->slot[top] >= 0) {
-			s = inner_prev_child(n, p->slot[top], &c);
-			if (!s && (s = inner_end(n)))
-				return slot_leaf(s);
-		} else {
-			s = 0;
-		}
-		if (s) {
-			p->slot[top] = (short) c;
-			x = fast_extreme(p, s, dir);
-			if (x || p->overflow)
-				return x;
+		lv = &p->lv[p->depth - 1];
+		n = slot_inner(lv->s);
+		type = slot_type(lv->s);
+		if (dir < 0 && lv->slot < 0) {
+			/* Nothing of the node comes before its end slot. */
+			p->depth--;
 			continue;
 		}
-		p->depth = top;
+		if (lv->near != NEAR_SCAN) {
+			/*
+			 * The positions beyond the slot, as the descent's scan
+			 * found them, start at the rank after those it noted.
+			 */
+			unsigned int rank = popcount16(lv->near);
+			struct small_view v;
+
+			v.order = lv->order;
+			v.nr = lv->nr;
+			v.bits = type == TRIE_N4 ? 2 : 4;
+			s = 0;
+			if (dir > 0 ? rank < v.nr : rank > 0) {
+				small_view_keys(n, type, &v);
+				s = small_pick(n, type, &v, rank, dir > 0, &c);
+			}
+		} else {
+			s = dir > 0 ? inner_next_child(n, type, lv->slot, &c)
+				    : inner_prev_child(n, type, lv->slot, &c);
+		}
+		if (!s) {
+			/* Below: the end slot comes before every child. */
+			if (dir < 0 && (s = inner_end(n)))
+				return slot_leaf(s);
+			p->depth--;
+			continue;
+		}
+		lv->slot = c;
+		lv->near = NEAR_SCAN;
+		x = fast_extreme(p, s, dir);
+		if (x || p->overflow)
+			return x;
 	}
 	return NULL;
 }
 
 /* seek() for a plain key; NULL with p->overflow set: path too deep. */
 FAST_INLINE struct cds_trie_node *fast_seek(struct cds_trie *trie,
-				       const unsigned char *key, size_t len,
-				       int dir, bool strict, struct fast_path *p)
+					    const unsigned char *key, size_t len,
+					    int dir, bool strict,
+					    struct fast_path *p)
 {
 	uintptr_t s = load_slot(&trie->root);
 	const struct trie_inner *n;
+	struct fast_level *lv;
 	struct cds_trie_node *x;
-	unsigned int c;
+	unsigned int c, type;
+	size_t d = (size_t) -1;
 	int r;
 
 	p->depth = 0;
 	p->overflow = false;
-	p->near = -2;
 	while (s) {
 		if (slot_is_leaf(s)) {
 			x = slot_leaf(s);
@@ -609,31 +547,72 @@ FAST_INLINE struct cds_trie_node *fast_seek(struct cds_trie *trie,
 		}
 		n = slot_inner(s);
 		check_inner(n);
-		r = prefix_key_cmp(n, key, len);
-		if (r) {
-			if (r * dir < 0)
+		type = slot_type(s);
+		if (caa_unlikely(slot_plen(s))) {
+			r = prefix_key_cmp(s, n, key, len);
+			if (r) {
+				if (r * dir < 0)
+					break;
+				x = fast_extreme(p, s, dir);
+				if (x || p->overflow)
+					return x;
 				break;
-			p->near = -2;
-			x = fast_extreme(p, s, dir);
-			if (x || p->overflow)
-				return x;
-			break;
+			}
+			d = n->depth;
+		} else {
+			d++;
 		}
-		if (len == n->depth) {
-			p->near = -2;
-			if (!fast_push(p, n, -1))
+		/* The prefix matched: len >= d (see prefix_key_cmp()). */
+		if (len == d) {
+			/* The end slot holds the key; all children follow it. */
+			if (!(lv = fast_push(p, s, -1)))
 				return NULL;
 			s = inner_end(n);
 			if (s && !strict)
 				return slot_leaf(s);
 			break;
 		}
-		c = key[n->depth];
-		if (!fast_push(p, n, (int) c))
+		c = key[d];
+		if (!(lv = fast_push(p, s, (int) c)))
 			return NULL;
-		s = fast_find(n, c, dir, p);
+		if (type <= TRIE_N15) {
+			struct small_view v;
+			unsigned int m, lt;
+
+			small_view_of(n, type, &v);
+			small_cmp(&v.sk, c, &m, &lt);
+			m &= small_used(v.nr);
+			lt &= small_used(v.nr);
+			/* Where the bytes beyond c start, for the step. */
+			lv->order = v.order;
+			lv->nr = v.nr;
+			lv->near = dir > 0 ? lt | m : lt;
+			s = m ? load_slot(&small_children(n, type)
+					  [__builtin_ctz(m)]) : 0;
+		} else {
+			s = inner_find_child(n, type, c);
+		}
 	}
 	return fast_step(p, dir);
+}
+
+/*
+ * A neighbour query: on the fast path when no iterator is wanted, with
+ * the iterator engine for paths deeper than FAST_DEPTH.
+ */
+FAST_INLINE struct cds_trie_node *neighbour(struct cds_trie *trie,
+		struct cds_trie_iter *iter, const void *key, size_t len,
+		int dir, bool strict)
+{
+	struct cds_trie_node *x;
+	struct fast_path p;
+
+	if (iter)
+		return seek_from(trie, iter, key, len, dir, strict, false);
+	x = fast_seek(trie, key, len, dir, strict, &p);
+	if (caa_unlikely(p.overflow))
+		return seek_from(trie, NULL, key, len, dir, strict, false);
+	return x;
 }
 
 /* ------------------------------------------------------------------------
@@ -655,42 +634,11 @@ static struct cds_trie_node *seek_from(struct cds_trie *trie,
 	struct cds_trie_iter *it = iter ? iter : &local;
 	struct move m = {
 		.seek = true, .dir = dir, .strict = strict,
-		.t = { .key = key, .len = len, .extra = -1, .inf = inf },
+		.t = { .key = key, .len = len, .inf = inf },
 	};
 
 	iter_start(it, trie);
 	return move(it, &m);
-}
-
-static struct cds_trie_node *fast_up(struct cds_trie *trie,
-		const unsigned char *key, size_t len, bool strict,
-		struct fast_path *p)
-{
-	return fast_seek(trie, key, len, 1, strict, p);
-}
-
-static struct cds_trie_node *fast_down(struct cds_trie *trie,
-		const unsigned char *key, size_t len, bool strict,
-		struct fast_path *p)
-{
-	return fast_seek(trie, key, len, -1, strict, p);
-}
-
-/* A neighbour query: on the fast path when no iterator is wanted. */
-static inline struct cds_trie_node *neighbour(struct cds_trie *trie,
-		struct cds_trie_iter *iter, const void *key, size_t len,
-		int dir, bool strict)
-{
-	struct cds_trie_node *x;
-	struct fast_path p;
-
-	if (iter)
-		return seek_from(trie, iter, key, len, dir, strict, false);
-	x = dir > 0 ? fast_up(trie, key, len, strict, &p)
-		    : fast_down(trie, key, len, strict, &p);
-	if (caa_unlikely(p.overflow))
-		return seek_from(trie, NULL, key, len, dir, strict, false);
-	return x;
 }
 
 URCU_API struct cds_trie_node *cds_trie_lookup_le(struct cds_trie *trie,
