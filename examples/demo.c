@@ -198,18 +198,14 @@ static struct result run_flavor(const struct demo_flavor *flavor,
 
 int main(int argc, char **argv)
 {
-	const struct demo_flavor *flavors[] = {
-		&demo_flavor_memb, &demo_flavor_mb, &demo_flavor_signal,
-		&demo_flavor_qsbr, &demo_flavor_bp,
-	};
-	enum { N_FLAVORS = sizeof(flavors) / sizeof(flavors[0]) };
+	enum { N_FLAVORS = DEMO_N_FLAVORS };
 	struct result results[N_FLAVORS];
 	bool all_ok = true;
 	int first = argc > 2 ? atoi(argv[1]) : 1;
 	int total = argc > 2 ? atoi(argv[2]) : N_FLAVORS;
 
 	for (int i = 0; i < N_FLAVORS; i++) {
-		results[i] = run_flavor(flavors[i], first + i, total);
+		results[i] = run_flavor(&demo_flavors[i], first + i, total);
 		all_ok = all_ok && results[i].ok;
 	}
 

@@ -1,10 +1,12 @@
 /*
- * Flavor descriptions for examples/demo.c.
+ * Flavor descriptions for examples/demo.c (examples/demo_flavors.c).
  *
  * Each flavor header maps the generic rcu_* names onto that flavor's own
- * symbols, so one translation unit can include only one of them.  Every
- * file in demo_flavors/ therefore includes one flavor header and
- * publishes that flavor's table here; demo.c calls through the tables.
+ * symbols, so the demo, which runs all five, calls each flavor through
+ * its exported table instead.  The tests describe the flavors the same
+ * way (tests/flavors/flavors.h), with much more; the examples use only
+ * the public API and nothing from tests/, so this is the small part the
+ * demo needs.
  */
 #ifndef DEMO_H
 #define DEMO_H
@@ -21,10 +23,9 @@ struct demo_flavor {
 	bool announces_quiescent_states;
 };
 
-extern const struct demo_flavor demo_flavor_memb;
-extern const struct demo_flavor demo_flavor_mb;
-extern const struct demo_flavor demo_flavor_signal;
-extern const struct demo_flavor demo_flavor_qsbr;
-extern const struct demo_flavor demo_flavor_bp;
+enum { DEMO_N_FLAVORS = 5 };
+
+/* memb, mb, signal, qsbr, bp: the order the demo runs them in. */
+extern const struct demo_flavor demo_flavors[DEMO_N_FLAVORS];
 
 #endif /* DEMO_H */

@@ -3,9 +3,11 @@
  * (memb, mb, signal, qsbr, bp), exercised through the public flavor tables
  * (`const struct rcu_flavor_struct *`, see tests/flavors/flavors.h).
  *
- * Conventions (docs: engineering notes, section 3):
- *  - fork mode; every test creates and tears down all of its RCU state and
- *    threads itself;
+ * Conventions:
+ *  - fork mode (each test in a fresh child process, so that a crash or an
+ *    abort is charged to that test); every test creates and tears down all
+ *    of its RCU state and threads itself, since threads and registrations
+ *    of the parent do not exist in the child;
  *  - worker threads never call ck_assert: they record failures in a
  *    `struct harness_fail_log` (tests/harness/harness.h) and the test
  *    thread asserts after pthread_join;
@@ -24,11 +26,10 @@
  *    to be 0 while the thread is offline.
  *  - bp: a thread may use read_lock without registering.
  *
- * Build: this file plus tests/flavors/{memb,mb,signal,qsbr,bp,table}.c and
- * tests/harness/harness.c, linked with every flavor library, urcu-common,
- * Check and -pthread.  The memb tests also need tests/helpers/memb_fallback.c
- * built as an executable named memb_fallback in the same directory as this
- * test.
+ * Build: this file plus tests/flavors/flavors.c and tests/harness/harness.c,
+ * linked with every flavor library, urcu-common, Check and -pthread.  The
+ * memb tests also need tests/helpers/memb_fallback.c built as an
+ * executable named memb_fallback in the same directory as this test.
  * TSan runs set CK_EXCLUDE_TAGS=signal_blocking (see flavors_suite()).
  */
 #define _GNU_SOURCE
@@ -135,7 +136,7 @@ static int obj_check(const struct obj *o)
 
 START_TEST(test_flavor_table)
 {
-	const struct test_flavor *tf = test_flavors[_i];
+	const struct test_flavor *tf = &test_flavors[_i];
 	const struct rcu_flavor_struct *fl = tf->fl;
 
 	ck_assert_msg(fl != NULL, "[%s] no flavor table", tf->name);
@@ -236,7 +237,7 @@ static int gp_vs_holding_reader(const struct test_flavor *tf,
 
 START_TEST(test_gp_waits_for_reader)
 {
-	const struct test_flavor *tf = test_flavors[_i];
+	const struct test_flavor *tf = &test_flavors[_i];
 	struct hold_ctx c;
 
 	ck_assert_msg(gp_vs_holding_reader(tf, &c),
@@ -249,7 +250,7 @@ END_TEST
 /* Same, with the updater registered (and offline for QSBR). */
 START_TEST(test_gp_waits_for_reader_registered_updater)
 {
-	const struct test_flavor *tf = test_flavors[_i];
+	const struct test_flavor *tf = &test_flavors[_i];
 	struct hold_ctx c;
 	int ok;
 
@@ -335,7 +336,7 @@ static void *nest_reader(void *arg)
 
 START_TEST(test_nesting)
 {
-	const struct test_flavor *tf = test_flavors[_i];
+	const struct test_flavor *tf = &test_flavors[_i];
 	struct nest_ctx c;
 	pthread_t tid;
 	int inside, inner_left = 0, outer_left = 0;
@@ -508,7 +509,7 @@ START_TEST(test_gp_progress_under_readers)
 {
 	struct stress_group g;
 
-	stress_init(&g, test_flavors[_i], 2, 1.0 * harness_time_mult());
+	stress_init(&g, &test_flavors[_i], 2, 1.0 * harness_time_mult());
 	stress_updater_fn(&g);
 	stress_finish(&g);
 }
@@ -561,7 +562,7 @@ static void *churn_updater(void *arg)
 
 START_TEST(test_register_churn)
 {
-	const struct test_flavor *tf = test_flavors[_i];
+	const struct test_flavor *tf = &test_flavors[_i];
 	struct churn_ctx c;
 	pthread_t updater, wave[CHURN_WAVE];
 	int done, i, n;
@@ -744,7 +745,7 @@ static void *blocked_reader(void *arg)
 
 START_TEST(test_signal_blocked_syscall)
 {
-	const struct test_flavor *tf = &test_flavor_signal;
+	const struct test_flavor *tf = &test_flavors[TF_SIGNAL];
 	struct blocked_ctx c;
 	pthread_t tid;
 	int pipefd[2], i, early;
@@ -805,7 +806,7 @@ static void *bp_unregistered_brief(void *arg)
 
 START_TEST(test_bp_unregistered_reader)
 {
-	const struct test_flavor *tf = &test_flavor_bp;
+	const struct test_flavor *tf = &test_flavors[TF_BP];
 	struct hold_ctx c;
 	pthread_t tid;
 	int inside, left = 0, i;
@@ -876,7 +877,7 @@ static bool sleeps_on_futex(const struct test_flavor *tf)
 
 START_TEST(test_updater_futex_only_where_woken)
 {
-	const struct test_flavor *tf = test_flavors[_i];
+	const struct test_flavor *tf = &test_flavors[_i];
 	struct futex_watch w;
 	struct hold_ctx c;
 	pthread_t watcher;
@@ -961,8 +962,8 @@ START_TEST(test_mixed_memb_qsbr)
 	int q_left = 0, m_left2_early = 1;
 
 	memset(&c, 0, sizeof(c));
-	c.m = &test_flavor_memb;
-	c.q = &test_flavor_qsbr;
+	c.m = &test_flavors[TF_MEMB];
+	c.q = &test_flavors[TF_QSBR];
 	harness_spawn(&tm, mix_memb_reader, &c);
 	harness_spawn(&tq, mix_qsbr_reader, &c);
 	entered = harness_wait_flag(&c.m_inside) &&
@@ -1013,7 +1014,7 @@ START_TEST(test_mixed_all_flavors_stress)
 	int i;
 
 	for (i = 0; i < N_TEST_FLAVORS; i++)
-		stress_init(&g[i], test_flavors[i], 1, budget);
+		stress_init(&g[i], &test_flavors[i], 1, budget);
 	for (i = 0; i < N_TEST_FLAVORS; i++)
 		harness_spawn(&up[i], stress_updater_fn, &g[i]);
 	for (i = 0; i < N_TEST_FLAVORS; i++)
@@ -1035,7 +1036,7 @@ END_TEST
 
 START_TEST(test_misuse_synchronize_in_section)
 {
-	const struct rcu_flavor_struct *fl = test_flavors[_i]->fl;
+	const struct rcu_flavor_struct *fl = test_flavors[_i].fl;
 
 	fl->register_thread();
 	fl->read_lock();
@@ -1046,7 +1047,7 @@ END_TEST
 /* Registering twice would corrupt the registry list (bp allows it). */
 START_TEST(test_misuse_double_register)
 {
-	const struct rcu_flavor_struct *fl = test_flavors[_i]->fl;
+	const struct rcu_flavor_struct *fl = test_flavors[_i].fl;
 
 	fl->register_thread();
 	fl->register_thread();
@@ -1055,7 +1056,7 @@ END_TEST
 
 START_TEST(test_misuse_unregister_in_section)
 {
-	const struct rcu_flavor_struct *fl = test_flavors[_i]->fl;
+	const struct rcu_flavor_struct *fl = test_flavors[_i].fl;
 
 	fl->register_thread();
 	fl->read_lock();
@@ -1066,7 +1067,7 @@ END_TEST
 #if defined(URCU_DEBUG)
 START_TEST(test_misuse_unbalanced_unlock)
 {
-	const struct rcu_flavor_struct *fl = test_flavors[_i]->fl;
+	const struct rcu_flavor_struct *fl = test_flavors[_i].fl;
 
 	fl->register_thread();
 	fl->read_unlock();
@@ -1075,7 +1076,7 @@ END_TEST
 
 START_TEST(test_misuse_unregistered_reader)
 {
-	const struct rcu_flavor_struct *fl = test_flavors[_i]->fl;
+	const struct rcu_flavor_struct *fl = test_flavors[_i].fl;
 
 	fl->read_lock();	/* bp registers itself: excluded below */
 }
@@ -1084,7 +1085,7 @@ END_TEST
 /* QSBR: a quiescent state or going offline inside a section. */
 START_TEST(test_misuse_qsbr_quiescent_in_section)
 {
-	const struct rcu_flavor_struct *fl = test_flavor_qsbr.fl;
+	const struct rcu_flavor_struct *fl = test_flavors[TF_QSBR].fl;
 
 	fl->register_thread();
 	fl->read_lock();
@@ -1094,7 +1095,7 @@ END_TEST
 
 START_TEST(test_misuse_qsbr_offline_in_section)
 {
-	const struct rcu_flavor_struct *fl = test_flavor_qsbr.fl;
+	const struct rcu_flavor_struct *fl = test_flavors[TF_QSBR].fl;
 
 	fl->register_thread();
 	fl->read_lock();

@@ -4,20 +4,26 @@
  *
  * TCase "wfqueue": the deprecated queue <urcu/wfqueue.h>: empty queue,
  * FIFO order through several trips of the dummy node, immediate reuse of
- * dequeued nodes, a dequeue that must wait for a link in flight, and
- * producer/consumer stress (tests/harness/sq_stress.h) with the locked
- * and the caller-serialized dequeue.
- * TCase "rculfstack": the deprecated RCU stack <urcu/rculfstack.h>: push
- * return values, LIFO order, and stress with pops inside memb read-side
- * critical sections and a grace period before each node is pushed again.
+ * dequeued nodes (tests/harness/sq_api.c, once with the locked and once
+ * with the caller-serialized dequeue), a dequeue that must wait for a link
+ * in flight, and producer/consumer stress (tests/harness/sq_stress.h)
+ * with both dequeues.
+ * TCase "rculfstack": the deprecated RCU stack <urcu/rculfstack.h>: empty
+ * stack, push return values, LIFO order and node reuse after a grace
+ * period (tests/harness/sq_api.c), and stress with pops inside memb
+ * read-side critical sections and a grace period before each node is
+ * pushed again.
  * TCase "headers": the obsolete header names, the umbrella headers and
  * the flavor-suffixed names of liburcu 0.10 and older give the current
  * API.
  *
- * Conventions (engineering notes, section 3): fork mode; worker threads
- * never call ck_assert, they record failures (tests/harness/harness.h)
- * and the test thread asserts after pthread_join; stress phases last a
- * time budget scaled by CK_TIMEOUT_MULTIPLIER and never assert on speed.
+ * Conventions: fork mode, so that a crash or a sanitizer report is
+ * charged to its own test and no thread outlives it; worker threads never
+ * call ck_assert (without fork mode it would longjmp across threads),
+ * they record failures (tests/harness/harness.h) and the test thread
+ * asserts after pthread_join; stress phases last a time budget scaled by
+ * CK_TIMEOUT_MULTIPLIER (sanitizers run several times slower) and never
+ * assert on speed.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -47,6 +53,7 @@
 #include <urcu/syscall-compat.h>
 
 #include "harness/harness.h"
+#include "harness/sq.h"
 #include "harness/sq_stress.h"
 #include "legacy/compat_names.h"
 
@@ -64,81 +71,86 @@ static struct qitem *to_qitem(struct cds_wfq_node *node)
 	return caa_container_of(node, struct qitem, node);
 }
 
-static struct qitem *qitems_new(unsigned int n)
+static struct cds_wfq_node *wfq_node_of(struct sq_item *it)
 {
-	struct qitem *it = calloc(n, sizeof(*it));
-	unsigned int i;
-
-	ck_assert_ptr_nonnull(it);
-	for (i = 0; i < n; i++) {
-		cds_wfq_node_init(&it[i].node);
-		it[i].sq.seq = i;
-	}
-	return it;
+	return &caa_container_of(it, struct qitem, sq)->node;
 }
 
-START_TEST(test_wfq_empty)
+static struct sq_item *wfq_item_of(struct cds_wfq_node *node)
 {
-	struct cds_wfq_queue q;
-
-	cds_wfq_init(&q);
-	ck_assert_ptr_null(cds_wfq_dequeue_blocking(&q));
-	ck_assert_ptr_null(__cds_wfq_dequeue_blocking(&q));
-	cds_wfq_destroy(&q);
+	return node ? &to_qitem(node)->sq : NULL;
 }
-END_TEST
+
+static void wfq_init(void *q)
+{
+	cds_wfq_init(q);
+}
+
+static void wfq_destroy(void *q)
+{
+	cds_wfq_destroy(q);
+}
+
+static void wfq_node_init(struct sq_item *it)
+{
+	cds_wfq_node_init(wfq_node_of(it));
+}
+
+/* The API tells nothing: the return value is ignored (put_reports). */
+static bool wfq_put(void *q, struct sq_item *it)
+{
+	cds_wfq_enqueue(q, wfq_node_of(it));
+	return false;
+}
+
+/* The locked dequeue, and the one the caller serializes. */
+static struct sq_item *wfq_dequeue(void *q)
+{
+	return wfq_item_of(cds_wfq_dequeue_blocking(q));
+}
+
+static struct sq_item *wfq_dequeue_unlocked(void *q)
+{
+	return wfq_item_of(__cds_wfq_dequeue_blocking(q));
+}
+
+/* The API has no emptiness test: a dequeue that finds nothing. */
+static bool wfq_empty(void *q)
+{
+	return cds_wfq_dequeue_blocking(q) == NULL;
+}
+
+static unsigned long wfq_take(struct sq_consumer *c);
 
 /*
- * Each round empties the queue, so the dummy node leaves and re-enters it
- * every time: the order must survive that.
+ * The queue twice, once per dequeue: the shared tests run with each.  A
+ * dequeued node is the caller's at once: enqueued again, as it is.
  */
-START_TEST(test_wfq_fifo_order)
-{
-	enum { N = 50, ROUNDS = 3 };
-	struct cds_wfq_queue q;
-	struct qitem *it = qitems_new(N);
-	struct cds_wfq_node *node;
-	unsigned int i, round;
-
-	cds_wfq_init(&q);
-	for (round = 0; round < ROUNDS; round++) {
-		for (i = 0; i < N; i++)
-			cds_wfq_enqueue(&q, &it[i].node);
-		for (i = 0; i < N; i++) {
-			node = cds_wfq_dequeue_blocking(&q);
-			ck_assert_ptr_nonnull(node);
-			ck_assert_uint_eq(to_qitem(node)->sq.seq, i);
-		}
-		ck_assert_ptr_null(cds_wfq_dequeue_blocking(&q));
+#define WFQ_OPS(label, take_fn)						\
+	{								\
+		.name = label,						\
+		.fifo = true,						\
+		.node_size = sizeof(struct qitem),			\
+		.item_offset = offsetof(struct qitem, sq),		\
+		.ds_size = sizeof(struct cds_wfq_queue),		\
+		.init = wfq_init,					\
+		.destroy = wfq_destroy,					\
+		.node_init = wfq_node_init,				\
+		.reuse = 0,						\
+		.put = wfq_put,						\
+		.take_one = take_fn,					\
+		.empty = wfq_empty,					\
+		.take = wfq_take,					\
 	}
-	cds_wfq_destroy(&q);
-	free(it);
-}
-END_TEST
 
-/* A dequeued node is the caller's at once: enqueue it again, no init. */
-START_TEST(test_wfq_reuse_at_once)
+static const struct sq_ops wfq_ops = WFQ_OPS("wfqueue", wfq_dequeue);
+static const struct sq_ops wfq_unlocked_ops =
+	WFQ_OPS("wfqueue (__dequeue)", wfq_dequeue_unlocked);
+
+static struct qitem *qitems_new(unsigned int n)
 {
-	struct cds_wfq_queue q;
-	struct qitem *it = qitems_new(2);
-	struct cds_wfq_node *node;
-	unsigned int round;
-
-	cds_wfq_init(&q);
-	cds_wfq_enqueue(&q, &it[0].node);
-	cds_wfq_enqueue(&q, &it[1].node);
-	for (round = 0; round < 10; round++) {
-		node = __cds_wfq_dequeue_blocking(&q);
-		ck_assert_uint_eq(to_qitem(node)->sq.seq, round & 1);
-		cds_wfq_enqueue(&q, node);
-	}
-	ck_assert_ptr_eq(__cds_wfq_dequeue_blocking(&q), &it[0].node);
-	ck_assert_ptr_eq(__cds_wfq_dequeue_blocking(&q), &it[1].node);
-	ck_assert_ptr_null(__cds_wfq_dequeue_blocking(&q));
-	cds_wfq_destroy(&q);
-	free(it);
+	return sq_nodes_new(&wfq_ops, n);
 }
-END_TEST
 
 struct wfq_waiter {
 	struct cds_wfq_queue *q;
@@ -192,11 +204,6 @@ enum {
 	WFQ_IDLE,		/* nothing: runs with a single consumer */
 };
 
-static void wfq_put(void *q, struct sq_item *it)
-{
-	cds_wfq_enqueue(q, &caa_container_of(it, struct qitem, sq)->node);
-}
-
 static unsigned long wfq_take(struct sq_consumer *c)
 {
 	struct cds_wfq_node *node;
@@ -217,35 +224,10 @@ static unsigned long wfq_take(struct sq_consumer *c)
 	return 1;
 }
 
-static bool wfq_empty(void *q)
-{
-	return cds_wfq_dequeue_blocking(q) == NULL;
-}
-
-static const struct sq_ops wfq_ops = {
-	.node_size = sizeof(struct qitem),
-	.item_offset = offsetof(struct qitem, sq),
-	.put = wfq_put,
-	.take = wfq_take,
-	.empty = wfq_empty,
-	.fifo = true,
-};
-
 static const struct sq_run wfq_runs[] = {
 	{ "mpmc_dequeue_locked", { WFQ_DEQUEUE_LOCKED, WFQ_DEQUEUE_LOCKED } },
 	{ "mpsc_dequeue_single", { WFQ_DEQUEUE_SINGLE, WFQ_IDLE } },
 };
-
-/* Loop test over wfq_runs[]. */
-START_TEST(test_wfq_stress)
-{
-	struct cds_wfq_queue q;
-
-	cds_wfq_init(&q);
-	sq_run_stress(&wfq_ops, &q, &wfq_runs[_i]);
-	cds_wfq_destroy(&q);
-}
-END_TEST
 
 /* ------------------------------------------------------------------------
  * TCase "rculfstack".
@@ -261,44 +243,51 @@ static struct sitem *to_sitem(struct cds_lfs_node_rcu *node)
 	return caa_container_of(node, struct sitem, node);
 }
 
-START_TEST(test_lfs_rcu_push_pop_order)
+static struct cds_lfs_node_rcu *lfs_node_of(struct sq_item *it)
 {
-	enum { N = 50 };
-	struct cds_lfs_stack_rcu s;
-	struct sitem *it = calloc(N, sizeof(*it));
-	struct cds_lfs_node_rcu *node;
-	unsigned int i;
-
-	ck_assert_ptr_nonnull(it);
-	rcu_register_thread();
-	cds_lfs_init_rcu(&s);
-	rcu_read_lock();
-	ck_assert_ptr_null(cds_lfs_pop_rcu(&s));
-	rcu_read_unlock();
-	for (i = 0; i < N; i++) {
-		it[i].sq.seq = i;
-		cds_lfs_node_init_rcu(&it[i].node);
-		/* 0 when the stack was empty before the push. */
-		ck_assert_int_eq(cds_lfs_push_rcu(&s, &it[i].node) != 0, i > 0);
-	}
-	for (i = N; i-- > 0;) {
-		rcu_read_lock();
-		node = cds_lfs_pop_rcu(&s);
-		rcu_read_unlock();
-		ck_assert_ptr_nonnull(node);
-		ck_assert_uint_eq(to_sitem(node)->sq.seq, i);
-	}
-	rcu_read_lock();
-	ck_assert_ptr_null(cds_lfs_pop_rcu(&s));
-	rcu_read_unlock();
-	rcu_unregister_thread();
-	free(it);
+	return &caa_container_of(it, struct sitem, sq)->node;
 }
-END_TEST
 
-static void lfs_put(void *s, struct sq_item *it)
+static void lfs_init(void *s)
 {
-	cds_lfs_push_rcu(s, &caa_container_of(it, struct sitem, sq)->node);
+	cds_lfs_init_rcu(s);
+}
+
+static void lfs_node_init(struct sq_item *it)
+{
+	cds_lfs_node_init_rcu(lfs_node_of(it));
+}
+
+/* Pushes need no read-side section; 0 means the stack was empty. */
+static bool lfs_put(void *s, struct sq_item *it)
+{
+	return cds_lfs_push_rcu(s, lfs_node_of(it)) != 0;
+}
+
+/* Pops, inside a read-side section (memb, the test thread registered). */
+static struct sq_item *lfs_take_one(void *s)
+{
+	struct cds_lfs_node_rcu *node;
+
+	rcu_read_lock();
+	node = cds_lfs_pop_rcu(s);
+	rcu_read_unlock();
+	return node ? &to_sitem(node)->sq : NULL;
+}
+
+static void lfs_grace_period(void)
+{
+	synchronize_rcu();
+}
+
+static void lfs_thread_begin(void)
+{
+	rcu_register_thread();
+}
+
+static void lfs_thread_end(void)
+{
+	rcu_unregister_thread();
 }
 
 /* Nodes a consumer pops before the grace period that lets it reuse them. */
@@ -346,25 +335,32 @@ static void lfs_consumer_end(struct sq_consumer *c)
 	rcu_unregister_thread();
 }
 
+/* A popped node may be pushed again after a grace period. */
 static const struct sq_ops lfs_ops = {
+	.name = "rculfstack",
+	.fifo = false,
 	.node_size = sizeof(struct sitem),
 	.item_offset = offsetof(struct sitem, sq),
+	.ds_size = sizeof(struct cds_lfs_stack_rcu),
+	.init = lfs_init,
+	.node_init = lfs_node_init,
+	.reuse = SQ_REUSE_AFTER_GP,
+	.grace_period = lfs_grace_period,
+	.thread_begin = lfs_thread_begin,
+	.thread_end = lfs_thread_end,
 	.put = lfs_put,
-	.take = lfs_take,
+	.put_reports = true,
+	.take_one = lfs_take_one,
 	.empty = lfs_empty,
+	.take = lfs_take,
 	.consumer_begin = lfs_consumer_begin,
 	.consumer_end = lfs_consumer_end,
 };
 
-START_TEST(test_lfs_rcu_stress)
-{
-	static const struct sq_run run = { "rcu_pops", { 0, 0 } };
-	struct cds_lfs_stack_rcu s;
-
-	cds_lfs_init_rcu(&s);
-	sq_run_stress(&lfs_ops, &s, &run);
-}
-END_TEST
+/* Both consumers pop in read-side sections (lfs_take). */
+static const struct sq_run lfs_runs[] = {
+	{ "rcu_pops", { 0, 0 } },
+};
 
 /* ------------------------------------------------------------------------
  * TCase "headers".
@@ -450,15 +446,15 @@ static Suite *legacy_suite(void)
 	TCase *lfs = harness_tcase(s, "rculfstack", 30);
 	TCase *hdr = harness_tcase(s, "headers", 0);
 
-	tcase_add_test(wfq, test_wfq_empty);
-	tcase_add_test(wfq, test_wfq_fifo_order);
-	tcase_add_test(wfq, test_wfq_reuse_at_once);
+	sq_add_api_tests(wfq, &wfq_ops);
+	sq_add_api_tests(wfq, &wfq_unlocked_ops);
 	tcase_add_test(wfq, test_wfq_dequeue_waits_for_link);
-	tcase_add_loop_test(wfq, test_wfq_stress, 0,
+	sq_add_stress_tests(wfq, &wfq_ops, wfq_runs,
 			    (int) CAA_ARRAY_SIZE(wfq_runs));
 
-	tcase_add_test(lfs, test_lfs_rcu_push_pop_order);
-	tcase_add_test(lfs, test_lfs_rcu_stress);
+	sq_add_api_tests(lfs, &lfs_ops);
+	sq_add_stress_tests(lfs, &lfs_ops, lfs_runs,
+			    (int) CAA_ARRAY_SIZE(lfs_runs));
 
 	tcase_add_test(hdr, test_obsolete_header_names);
 	tcase_add_test(hdr, test_syscall_compat);

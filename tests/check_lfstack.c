@@ -1,8 +1,10 @@
 /*
  * Check suite "lfstack": the lock-free stack (<urcu/lfstack.h>).
  *
- * TCase "api": single-threaded semantics (return values, LIFO order,
- * pop_all and the iteration macros, lock-less variant).
+ * TCase "api": single-threaded semantics: what every stack and queue has
+ * (empty stack, return values, LIFO order, node reuse), run by
+ * tests/harness/sq_api.c from the stack's struct sq_ops, then what is the
+ * stack's own (pop_all and the iteration macros, lock-less variant).
  * TCase "concurrent": multi-threaded stress.  Every pushed value must be
  * popped exactly once; lists taken by pop_all must hold each producer's
  * values in reverse push order; and nodes recycled between threads
@@ -10,10 +12,13 @@
  * never be held by two threads nor lost, as long as pops hold the pop
  * lock or come from a single consumer.
  *
- * Conventions (engineering notes, section 3): fork mode; worker threads
- * never call ck_assert, they record failures (tests/harness/harness.h)
- * and the test thread asserts after pthread_join; stress phases last a
- * time budget scaled by CK_TIMEOUT_MULTIPLIER and never assert on speed.
+ * Conventions: fork mode, so that a crash or a sanitizer report is
+ * charged to its own test and no thread outlives it; worker threads never
+ * call ck_assert (without fork mode it would longjmp across threads),
+ * they record failures (tests/harness/harness.h) and the test thread
+ * asserts after pthread_join; stress phases last a time budget scaled by
+ * CK_TIMEOUT_MULTIPLIER (sanitizers run several times slower) and never
+ * assert on speed.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -29,11 +34,8 @@
 #include <urcu/lfstack.h>
 
 #include "harness/harness.h"
+#include "harness/sq.h"
 #include "harness/sq_stress.h"
-
-/* ------------------------------------------------------------------------
- * Utilities shared by the tests of this file.
- */
 
 /*
  * Recycling test: nodes in circulation and threads moving them.  Few
@@ -44,6 +46,10 @@
  */
 #define NR_RECYCLED	8
 #define NR_RECYCLERS	4
+
+/* ------------------------------------------------------------------------
+ * The stack as tests/harness/sq.h describes it.
+ */
 
 /* A pushed value. */
 struct item {
@@ -56,32 +62,80 @@ static struct item *to_item(struct cds_lfs_node *node)
 	return caa_container_of(node, struct item, node);
 }
 
+static struct cds_lfs_node *node_of(struct sq_item *it)
+{
+	return &caa_container_of(it, struct item, sq)->node;
+}
+
+static void s_init(void *s)
+{
+	cds_lfs_init(s);
+}
+
+static void s_destroy(void *s)
+{
+	cds_lfs_destroy(s);
+}
+
+static void s_node_init(struct sq_item *it)
+{
+	cds_lfs_node_init(node_of(it));
+}
+
+static bool s_put(void *s, struct sq_item *it)
+{
+	return cds_lfs_push((struct cds_lfs_stack *) s, node_of(it));
+}
+
+static struct sq_item *s_take_one(void *s)
+{
+	struct cds_lfs_node *node = cds_lfs_pop_blocking(s);
+
+	return node ? &to_item(node)->sq : NULL;
+}
+
+static bool s_empty(void *s)
+{
+	return cds_lfs_empty((struct cds_lfs_stack *) s);
+}
+
+/* The stress runs' consumers (TCase "concurrent"). */
+static unsigned long stress_take(struct sq_consumer *c);
+
+static const struct sq_ops stack_ops = {
+	.name = "lfstack",
+	.fifo = false,
+	.node_size = sizeof(struct item),
+	.item_offset = offsetof(struct item, sq),
+	.ds_size = sizeof(struct cds_lfs_stack),
+	.init = s_init,
+	.destroy = s_destroy,
+	.node_init = s_node_init,
+	.reuse = SQ_REUSE_INIT,
+	.put = s_put,
+	.put_reports = true,
+	.take_one = s_take_one,
+	.empty = s_empty,
+	.take = stress_take,
+};
+
 static struct item *items_new(unsigned int n)
 {
-	struct item *it = calloc(n, sizeof(*it));
-	unsigned int i;
-
-	ck_assert_ptr_nonnull(it);
-	for (i = 0; i < n; i++) {
-		cds_lfs_node_init(&it[i].node);
-		it[i].sq.seq = i;
-	}
-	return it;
+	return sq_nodes_new(&stack_ops, n);
 }
 
 /* ------------------------------------------------------------------------
- * TCase "api".
+ * TCase "api": what tests/harness/sq_api.c does not test.
  */
 
-START_TEST(test_init_empty)
+/* The calls sq_api.c does not make give nothing on an empty stack. */
+START_TEST(test_empty_other_calls)
 {
 	struct cds_lfs_stack s;
 	struct cds_lfs_node *node, *n;
 	unsigned int count = 0;
 
 	cds_lfs_init(&s);
-	ck_assert(cds_lfs_empty(&s));
-	ck_assert_ptr_null(cds_lfs_pop_blocking(&s));
 	ck_assert_ptr_null(cds_lfs_pop_all_blocking(&s));
 	ck_assert_ptr_null(__cds_lfs_pop_all(&s));
 	cds_lfs_pop_lock(&s);
@@ -93,72 +147,6 @@ START_TEST(test_init_empty)
 		count++;
 	ck_assert_uint_eq(count, 0);
 	cds_lfs_destroy(&s);
-}
-END_TEST
-
-START_TEST(test_push_reports_prior_state)
-{
-	struct cds_lfs_stack s;
-	struct item *it = items_new(3);
-
-	cds_lfs_init(&s);
-	ck_assert(!cds_lfs_push(&s, &it[0].node));
-	ck_assert(!cds_lfs_empty(&s));
-	ck_assert(cds_lfs_push(&s, &it[1].node));
-	ck_assert_ptr_eq(cds_lfs_pop_blocking(&s), &it[1].node);
-	ck_assert_ptr_eq(cds_lfs_pop_blocking(&s), &it[0].node);
-	ck_assert(cds_lfs_empty(&s));
-	ck_assert(!cds_lfs_push(&s, &it[2].node));
-	cds_lfs_destroy(&s);
-	free(it);
-}
-END_TEST
-
-START_TEST(test_lifo_order)
-{
-	enum { N = 100 };
-	struct cds_lfs_stack s;
-	struct item *it = items_new(N);
-	struct cds_lfs_node *node;
-	unsigned int i;
-
-	cds_lfs_init(&s);
-	for (i = 0; i < N; i++)
-		cds_lfs_push(&s, &it[i].node);
-	for (i = N; i-- > 0;) {
-		node = cds_lfs_pop_blocking(&s);
-		ck_assert_ptr_nonnull(node);
-		ck_assert_uint_eq(to_item(node)->sq.seq, i);
-	}
-	ck_assert_ptr_null(cds_lfs_pop_blocking(&s));
-	ck_assert(cds_lfs_empty(&s));
-	cds_lfs_destroy(&s);
-	free(it);
-}
-END_TEST
-
-/* Popped nodes may be pushed again at once while the pop lock is used. */
-START_TEST(test_node_reuse)
-{
-	struct cds_lfs_stack s;
-	struct item *it = items_new(2);
-	struct cds_lfs_node *node;
-	unsigned int round;
-
-	cds_lfs_init(&s);
-	cds_lfs_push(&s, &it[0].node);
-	cds_lfs_push(&s, &it[1].node);
-	for (round = 0; round < 10; round++) {
-		node = cds_lfs_pop_blocking(&s);
-		ck_assert_ptr_eq(node, &it[1].node);
-		cds_lfs_node_init(node);
-		ck_assert(cds_lfs_push(&s, node));
-	}
-	ck_assert_ptr_eq(cds_lfs_pop_blocking(&s), &it[1].node);
-	ck_assert_ptr_eq(cds_lfs_pop_blocking(&s), &it[0].node);
-	ck_assert_ptr_null(cds_lfs_pop_blocking(&s));
-	cds_lfs_destroy(&s);
-	free(it);
 }
 END_TEST
 
@@ -250,14 +238,6 @@ enum {
 	CONSUME_IDLE,
 };
 
-static void stress_put(void *s, struct sq_item *it)
-{
-	struct item *item = caa_container_of(it, struct item, sq);
-
-	cds_lfs_node_init(&item->node);
-	cds_lfs_push(s, &item->node);
-}
-
 /* Consumes a list taken by pop_all (most recent push first); its length. */
 static unsigned long consume_list(struct sq_consumer *c,
 		struct cds_lfs_head *head)
@@ -303,19 +283,6 @@ static unsigned long stress_take(struct sq_consumer *c)
 	return 1;
 }
 
-static bool stress_empty(void *s)
-{
-	return cds_lfs_empty((struct cds_lfs_stack *) s);
-}
-
-static const struct sq_ops stress_ops = {
-	.node_size = sizeof(struct item),
-	.item_offset = offsetof(struct item, sq),
-	.put = stress_put,
-	.take = stress_take,
-	.empty = stress_empty,
-};
-
 static const struct sq_run stress_runs[] = {
 	/* Concurrent push and cds_lfs_pop_blocking. */
 	{ "mpmc_pop_blocking",
@@ -330,17 +297,6 @@ static const struct sq_run stress_runs[] = {
 	{ "pop_all_under_push",
 	  { CONSUME_POP_ALL_LOCKED, CONSUME_POP_BLOCKING } },
 };
-
-/* Loop test over stress_runs[]. */
-START_TEST(test_stress)
-{
-	struct cds_lfs_stack s;
-
-	cds_lfs_init(&s);
-	sq_run_stress(&stress_ops, &s, &stress_runs[_i]);
-	cds_lfs_destroy(&s);
-}
-END_TEST
 
 /* ------------------------------------------------------------------------
  * TCase "concurrent": recycling (the ABA pattern).
@@ -383,7 +339,8 @@ static void *recycler_thread(void *arg)
 	unsigned long i, count;
 
 	for (i = 0; ; i++) {
-		if ((i & 31) == 0 && harness_past(r->deadline))
+		/* At least a round, even when started after the deadline. */
+		if ((i & 31) == 31 && harness_past(r->deadline))
 			break;
 		if (r->id == 0 && (i & 7) == 0) {
 			head = cds_lfs_pop_all_blocking(r->s);
@@ -478,14 +435,12 @@ static Suite *lfstack_suite(void)
 	TCase *api = harness_tcase(s, "api", 0);
 	TCase *conc = harness_tcase(s, "concurrent", 30);
 
-	tcase_add_test(api, test_init_empty);
-	tcase_add_test(api, test_push_reports_prior_state);
-	tcase_add_test(api, test_lifo_order);
-	tcase_add_test(api, test_node_reuse);
+	sq_add_api_tests(api, &stack_ops);
+	tcase_add_test(api, test_empty_other_calls);
 	tcase_add_test(api, test_lockless_stack);
 	tcase_add_test(api, test_pop_all_and_iteration);
 
-	tcase_add_loop_test(conc, test_stress, 0,
+	sq_add_stress_tests(conc, &stack_ops, stress_runs,
 			    (int) CAA_ARRAY_SIZE(stress_runs));
 	tcase_add_test(conc, test_recycle_push_pop);
 	return s;

@@ -1,7 +1,8 @@
 /*
  * check_primitives.c - Check suite "primitives": unit tests for the
  * low-level public headers (compiler.h, arch.h, system.h, uatomic.h,
- * pointer.h, list.h, tls-compat.h, futex.h, assert.h, annotate.h).
+ * pointer.h, list.h, tls-compat.h, futex.h, assert.h, annotate.h,
+ * ref.h).
  *
  * One test per property.  Multi-threaded tests let workers record what
  * they saw in plain per-thread results; the test thread asserts after
@@ -14,6 +15,7 @@
  */
 #include <check.h>
 #include <errno.h>
+#include <limits.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdbool.h>
@@ -35,6 +37,7 @@
 #include <urcu/debug.h>
 #include <urcu/assert.h>
 #include <urcu/annotate.h>
+#include <urcu/ref.h>
 
 #include "harness/harness.h"
 
@@ -930,6 +933,119 @@ START_TEST(test_assert_evaluation)
 }
 END_TEST
 
+/* ------------------------------------------------------------------
+ * ref.h: reference counts.
+ */
+
+static int releases;
+static struct urcu_ref *released_ref;
+
+static void ref_release(struct urcu_ref *ref)
+{
+	releases++;
+	released_ref = ref;
+}
+
+START_TEST(test_urcu_ref)
+{
+	static struct urcu_ref ref;
+
+	urcu_ref_init(&ref);
+	ck_assert_int_eq(ref.refcount, 1);
+	urcu_ref_get(&ref);
+	ck_assert_int_eq(ref.refcount, 2);
+	ck_assert(urcu_ref_get_unless_zero(&ref));
+	ck_assert_int_eq(ref.refcount, 3);
+	ck_assert(urcu_ref_get_safe(&ref));
+	ck_assert_int_eq(ref.refcount, 4);
+	urcu_ref_put(&ref, ref_release);
+	urcu_ref_put(&ref, ref_release);
+	urcu_ref_put(&ref, ref_release);
+	ck_assert_int_eq(releases, 0);
+	ck_assert_int_eq(ref.refcount, 1);
+	urcu_ref_put(&ref, ref_release);
+	ck_assert_int_eq(releases, 1);
+	ck_assert_ptr_eq(released_ref, &ref);
+	ck_assert_int_eq(ref.refcount, 0);
+	/* A dead object is never revived. */
+	ck_assert(!urcu_ref_get_unless_zero(&ref));
+	ck_assert_int_eq(ref.refcount, 0);
+	ck_assert_int_eq(releases, 1);
+
+	/* Saturation: get_safe refuses, get_unless_zero too. */
+	urcu_ref_set(&ref, LONG_MAX);
+	ck_assert(!urcu_ref_get_safe(&ref));
+	ck_assert(!urcu_ref_get_unless_zero(&ref));
+	ck_assert_int_eq(ref.refcount, LONG_MAX);
+}
+END_TEST
+
+/* urcu_ref_get() aborts instead of overflowing. */
+START_TEST(test_urcu_ref_get_overflow_aborts)
+{
+	static struct urcu_ref ref;
+
+	urcu_ref_set(&ref, LONG_MAX);
+	urcu_ref_get(&ref);
+}
+END_TEST
+
+/* urcu_ref_put() past zero aborts. */
+START_TEST(test_urcu_ref_put_underflow_aborts)
+{
+	static struct urcu_ref ref;
+
+	urcu_ref_set(&ref, 0);
+	urcu_ref_put(&ref, ref_release);
+}
+END_TEST
+
+/* Concurrent get/put pairs on top of one held reference: one release. */
+#define REF_ITERS 200000L
+
+static struct urcu_ref shared_ref;
+static atomic_int shared_releases;
+
+static void shared_release(struct urcu_ref *ref)
+{
+	(void) ref;
+	atomic_fetch_add(&shared_releases, 1);
+}
+
+static void *ref_churn_thread(void *arg)
+{
+	long i;
+
+	(void) arg;
+	for (i = 0; i < REF_ITERS; i++) {
+		if (!urcu_ref_get_unless_zero(&shared_ref)) {
+			harness_fail("get_unless_zero failed on a live object");
+			break;
+		}
+		urcu_ref_put(&shared_ref, shared_release);
+	}
+	return NULL;
+}
+
+START_TEST(test_urcu_ref_concurrent)
+{
+	pthread_t tids[2];
+	int t;
+
+	urcu_ref_init(&shared_ref);
+	for (t = 0; t < 2; t++)
+		harness_spawn(&tids[t], ref_churn_thread, NULL);
+	for (t = 0; t < 2; t++)
+		harness_join(tids[t]);
+	harness_assert_no_failures("urcu_ref");
+	ck_assert_int_eq(atomic_load(&shared_releases), 0);
+	ck_assert_int_eq(__atomic_load_n(&shared_ref.refcount,
+					 __ATOMIC_RELAXED), 1);
+	urcu_ref_put(&shared_ref, shared_release);
+	ck_assert_int_eq(atomic_load(&shared_releases), 1);
+}
+END_TEST
+
 /* ------------------------------------------------------------------ */
 /* annotate.h                                                          */
 /* ------------------------------------------------------------------ */
@@ -1108,6 +1224,14 @@ static Suite *primitives_suite(void)
 	tc = harness_tcase(s, "misc", 0);
 	tcase_add_test(tc, test_tls_per_thread);
 	tcase_add_test(tc, test_futex_basic);
+
+	tc = harness_tcase(s, "ref", 0);
+	tcase_add_test(tc, test_urcu_ref);
+	tcase_add_test_raise_signal(tc, test_urcu_ref_get_overflow_aborts,
+				    SIGABRT);
+	tcase_add_test_raise_signal(tc, test_urcu_ref_put_underflow_aborts,
+				    SIGABRT);
+	tcase_add_test(tc, test_urcu_ref_concurrent);
 
 	return s;
 }

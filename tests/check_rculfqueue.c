@@ -1,10 +1,12 @@
 /*
  * Check suite "rculfqueue": the RCU lock-free queue (<urcu/rculfqueue.h>).
  *
- * TCase "api": single-threaded semantics (FIFO order, empty queue,
- * cds_lfq_destroy_rcu() refusing a non-empty queue, node reuse after a
- * grace period), through the library and through the inline versions,
- * with the memb flavor.
+ * TCase "api": single-threaded semantics with the memb flavor: what every
+ * stack and queue has (empty queue, FIFO order, node reuse after a grace
+ * period), run by tests/harness/sq_api.c from the queue's struct sq_ops,
+ * then what is the queue's own (cds_lfq_destroy_rcu() refusing a
+ * non-empty queue, errno), through the library and through the inline
+ * versions.
  * TCase "oom": dummy-node allocation failing.  The inline functions of
  * this file allocate dummies through test_dummy_malloc() (the
  * URCU_LFQ_DUMMY_MALLOC hook of <urcu/static/rculfqueue.h>), which fails
@@ -12,9 +14,9 @@
  * must allocate nothing; a dequeue that cannot get its dummy must return
  * NULL with errno = ENOMEM and leave every node queued, in order.
  * TCase "concurrent": producers and consumers hammer one queue for a time
- * budget, once per flavor (memb, mb, signal, qsbr, bp, through the tables
- * of tests/flavors/), and once with every other dummy allocation failing.
- * Every enqueued value must be dequeued exactly once, and each consumer
+ * budget, once per flavor (memb, mb, signal, qsbr, bp, through
+ * test_flavors[] of tests/flavors/flavors.h), and once with every other
+ * dummy allocation failing.  Every enqueued value must be dequeued exactly once, and each consumer
  * must see each producer's values in enqueue order.  Dequeued nodes are
  * freed with call_rcu.
  *
@@ -57,6 +59,7 @@ static void *test_dummy_malloc(size_t size);
 
 #include "flavors/flavors.h"
 #include "harness/harness.h"
+#include "harness/sq.h"
 
 /* Stress budget, before scaling by CK_TIMEOUT_MULTIPLIER. */
 #define STRESS_S		1.0
@@ -68,8 +71,7 @@ static void *test_dummy_malloc(size_t size);
 struct item {
 	struct cds_lfq_node_rcu node;
 	struct rcu_head rcu;
-	unsigned int producer;
-	unsigned long seq;
+	struct sq_item sq;	/* Producer and value. */
 };
 
 static struct item *to_item(struct cds_lfq_node_rcu *node)
@@ -143,7 +145,7 @@ static const struct rcu_flavor_struct *fl;
 
 static void flavor_begin(void)
 {
-	fl = test_flavor_memb.fl;
+	fl = test_flavors[TF_MEMB].fl;
 	fl->register_thread();
 }
 
@@ -201,34 +203,94 @@ static struct cds_lfq_node_rcu *dequeue_inline(struct cds_lfq_queue_rcu *q,
 	return n;
 }
 
+/*
+ * The queue as tests/harness/sq.h describes it, for the shared tests: the
+ * library's calls, in read-side sections of the memb flavor, the test
+ * thread registered (thread_begin).
+ */
+static struct cds_lfq_queue_rcu *sq_queue_of(void *ds)
+{
+	return ds;
+}
+
+static struct item *item_of_sq(struct sq_item *it)
+{
+	return caa_container_of(it, struct item, sq);
+}
+
+static void sq_init(void *ds)
+{
+	cds_lfq_init_rcu(sq_queue_of(ds), fl->update_call_rcu);
+}
+
+static void sq_destroy(void *ds)
+{
+	ck_assert_int_eq(cds_lfq_destroy_rcu(sq_queue_of(ds)), 0);
+}
+
+static void sq_node_init(struct sq_item *it)
+{
+	cds_lfq_node_init_rcu(&item_of_sq(it)->node);
+}
+
+/* The API tells nothing: the return value is ignored (put_reports). */
+static bool sq_put(void *ds, struct sq_item *it)
+{
+	enqueue(sq_queue_of(ds), &item_of_sq(it)->node);
+	return false;
+}
+
+static struct sq_item *sq_take_one(void *ds)
+{
+	struct cds_lfq_node_rcu *n = dequeue(sq_queue_of(ds));
+
+	return n ? &to_item(n)->sq : NULL;
+}
+
+static void sq_grace_period(void)
+{
+	fl->update_synchronize_rcu();
+}
+
+static void sq_thread_end(void)
+{
+	/* Let the dummies handed to call_rcu be freed. */
+	fl->barrier();
+	fl->unregister_thread();
+}
+
+/* No emptiness test in the API (.empty); nodes come back after a grace
+ * period. */
+static const struct sq_ops queue_ops = {
+	.name = "rculfqueue",
+	.fifo = true,
+	.node_size = sizeof(struct item),
+	.item_offset = offsetof(struct item, sq),
+	.ds_size = sizeof(struct cds_lfq_queue_rcu),
+	.init = sq_init,
+	.destroy = sq_destroy,
+	.node_init = sq_node_init,
+	.reuse = SQ_REUSE_AFTER_GP | SQ_REUSE_INIT,
+	.grace_period = sq_grace_period,
+	.thread_begin = flavor_begin,
+	.thread_end = sq_thread_end,
+	.put = sq_put,
+	.take_one = sq_take_one,
+};
+
 static void items_init(struct item *it, unsigned int n)
 {
 	unsigned int i;
 
 	for (i = 0; i < n; i++) {
 		cds_lfq_node_init_rcu(&it[i].node);
-		it[i].seq = i;
+		it[i].sq.seq = i;
 	}
 }
 
 /* ------------------------------------------------------------------------
  * TCase "api".
  */
-
-START_TEST(test_empty)
-{
-	struct cds_lfq_queue_rcu q;
-
-	api_begin(&q);
-	ck_assert_ptr_null(dequeue(&q));
-	ck_assert_ptr_null(dequeue(&q));
-	api_end(&q);
-
-	/* Destroy right after init. */
-	cds_lfq_init_rcu(&q, fl->update_call_rcu);
-	ck_assert_int_eq(cds_lfq_destroy_rcu(&q), 0);
-}
-END_TEST
 
 START_TEST(test_destroy_non_empty)
 {
@@ -245,32 +307,6 @@ START_TEST(test_destroy_non_empty)
 	ck_assert_int_eq(cds_lfq_destroy_rcu(&q), -EPERM);
 	ck_assert_ptr_eq(dequeue(&q), &it[1].node);
 	ck_assert_ptr_null(dequeue(&q));
-	api_end(&q);
-}
-END_TEST
-
-START_TEST(test_fifo_order)
-{
-	enum { N = 100 };
-	struct cds_lfq_queue_rcu q;
-	struct item it[N];
-	struct cds_lfq_node_rcu *n;
-	unsigned int i, round;
-
-	api_begin(&q);
-	for (round = 0; round < 3; round++) {
-		items_init(it, N);
-		for (i = 0; i < N; i++)
-			enqueue(&q, &it[i].node);
-		for (i = 0; i < N; i++) {
-			n = dequeue(&q);
-			ck_assert_ptr_nonnull(n);
-			ck_assert_uint_eq(to_item(n)->seq, i);
-		}
-		ck_assert_ptr_null(dequeue(&q));
-		/* Nodes may be enqueued again after a grace period. */
-		fl->update_synchronize_rcu();
-	}
 	api_end(&q);
 }
 END_TEST
@@ -338,7 +374,7 @@ START_TEST(test_inline)
 	ck_assert_ptr_null(_cds_lfq_dequeue_rcu(&q));
 	for (i = 0; i < N; i++) {
 		_cds_lfq_node_init_rcu(&it[i].node);
-		it[i].seq = i;
+		it[i].sq.seq = i;
 		_cds_lfq_enqueue_rcu(&q, &it[i].node);
 	}
 	fl->read_unlock();
@@ -347,7 +383,7 @@ START_TEST(test_inline)
 	for (i = 0; i < N; i++) {
 		n = _cds_lfq_dequeue_rcu(&q);
 		ck_assert_ptr_nonnull(n);
-		ck_assert_uint_eq(to_item(n)->seq, i);
+		ck_assert_uint_eq(to_item(n)->sq.seq, i);
 	}
 	ck_assert_ptr_null(_cds_lfq_dequeue_rcu(&q));
 	fl->read_unlock();
@@ -497,7 +533,8 @@ static void *producer_thread(void *arg)
 	f->register_thread();
 	for (seq = 0; seq < MAX_PER_PRODUCER; seq++) {
 		if ((seq & 63) == 0) {
-			if (harness_past(m->deadline))
+			/* seq > 0: something enqueued, even if started late. */
+			if (seq > 0 && harness_past(m->deadline))
 				break;
 			if (m->tf->is_qsbr)
 				f->read_quiescent_state();
@@ -508,8 +545,8 @@ static void *producer_thread(void *arg)
 			break;
 		}
 		cds_lfq_node_init_rcu(&it->node);
-		it->producer = w->id;
-		it->seq = seq;
+		it->sq.producer = w->id;
+		it->sq.seq = seq;
 		f->read_lock();
 		cds_lfq_enqueue_rcu(&m->q, &it->node);
 		f->read_unlock();
@@ -565,20 +602,20 @@ static void *consumer_thread(void *arg)
 			continue;
 		}
 		it = to_item(node);
-		p = it->producer;
-		if (p >= NR_PRODUCERS || it->seq >= MAX_PER_PRODUCER) {
-			harness_fail("consumer %u: bad value %u/%lu", w->id,
-				     p, it->seq);
+		p = it->sq.producer;
+		if (p >= NR_PRODUCERS || it->sq.seq >= MAX_PER_PRODUCER) {
+			harness_fail("consumer %u: bad value %u/%u", w->id,
+				     p, it->sq.seq);
 			break;
 		}
-		if ((long) it->seq <= last[p])
-			harness_fail("consumer %u: producer %u's %lu after %ld",
-				     w->id, p, it->seq, last[p]);
-		last[p] = (long) it->seq;
+		if ((long) it->sq.seq <= last[p])
+			harness_fail("consumer %u: producer %u's %u after %ld",
+				     w->id, p, it->sq.seq, last[p]);
+		last[p] = (long) it->sq.seq;
 		/* Relaxed: a counter, read by the test thread after join. */
-		if (__atomic_fetch_add(&m->seen[p][it->seq], 1,
+		if (__atomic_fetch_add(&m->seen[p][it->sq.seq], 1,
 				       __ATOMIC_RELAXED) != 0)
-			harness_fail("value %u/%lu dequeued twice", p, it->seq);
+			harness_fail("value %u/%u dequeued twice", p, it->sq.seq);
 		w->count++;
 		f->update_call_rcu(&it->rcu, free_item_cb);
 	}
@@ -653,7 +690,7 @@ static unsigned long run_mpmc(const struct test_flavor *tf,
 /* One run per flavor (loop index: enum test_flavor_index). */
 START_TEST(test_mpmc)
 {
-	const struct test_flavor *tf = test_flavors[_i];
+	const struct test_flavor *tf = &test_flavors[_i];
 	char who[32];
 
 	snprintf(who, sizeof(who), "mpmc_%s", tf->name);
@@ -679,7 +716,7 @@ START_TEST(test_mpmc_oom)
 	unsigned long enomem;
 
 	set_alloc_policy(ALLOC_FAIL_EVEN);
-	enomem = run_mpmc(&test_flavor_memb, dequeue_hooked, 1, "mpmc_oom");
+	enomem = run_mpmc(&test_flavors[TF_MEMB], dequeue_hooked, 1, "mpmc_oom");
 	ck_assert_uint_gt(enomem, 0);
 	ck_assert_uint_eq(enomem, (unsigned long) nr_alloc_failures());
 }
@@ -696,9 +733,8 @@ static Suite *rculfqueue_suite(void)
 	TCase *oom = harness_tcase(s, "oom", 0);
 	TCase *conc = harness_tcase(s, "concurrent", 30);
 
-	tcase_add_test(api, test_empty);
+	sq_add_api_tests(api, &queue_ops);
 	tcase_add_test(api, test_destroy_non_empty);
-	tcase_add_test(api, test_fifo_order);
 	tcase_add_test(api, test_interleaved);
 	tcase_add_test(api, test_errno_untouched);
 	tcase_add_test(api, test_inline);

@@ -3,11 +3,15 @@
  * <urcu/hlist.h> and <urcu/rcuhlist.h>.
  *
  * TCases "rculist", "hlist", "rcuhlist": single-threaded semantics of
- * each function and macro, one test per property.  The RCU ones run in a
+ * each function and macro, one test per property.  Properties shared by
+ * several calls or macros (adding at the front, unlinking, traversing)
+ * are tested once, looped over a table of those calls (list_adds[],
+ * hlist_updates[], list_walks[], hlist_walks[]).  The RCU ones run in a
  * thread registered with the memb flavor (checked fixture) and traverse
  * inside read-side sections.
- * TCase "concurrent": for each RCU list type and for the memb and QSBR
- * flavors, two readers traverse the list with the _entry_rcu macros while
+ * TCase "concurrent": for each RCU list type and each of the five
+ * flavors (tests/flavors/flavors.h), two readers traverse the list with
+ * the _rcu macros while
  * the test thread, the only updater, adds, deletes and (for rculist)
  * replaces nodes for a time budget.  Removed nodes are poisoned after
  * synchronize_rcu() and then freed, so a reader that still saw one would
@@ -24,6 +28,7 @@
 #define _GNU_SOURCE
 #endif
 #include <pthread.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,18 +36,16 @@
 #include <check.h>
 
 #include <urcu/compiler.h>
-#include <urcu/flavor.h>
-#include <urcu/urcu-memb.h>
-#include <urcu/urcu-qsbr.h>
 #include <urcu/list.h>
 #include <urcu/rculist.h>
 #include <urcu/hlist.h>
 #include <urcu/rcuhlist.h>
 
+#include "flavors/flavors.h"
 #include "harness/harness.h"
 
-/* Stress budget, before scaling by CK_TIMEOUT_MULTIPLIER. */
-#define STRESS_S	1.0
+/* Stress budget per run, before scaling by CK_TIMEOUT_MULTIPLIER. */
+#define STRESS_S	0.5
 #define NR_READERS	2
 /* Removable nodes the updater keeps in a list at most. */
 #define NR_SLOTS	32
@@ -130,59 +133,67 @@ static void assert_hlist(struct cds_hlist_head *head, const int *want, int n)
 }
 
 /* ------------------------------------------------------------------------
- * TCase "rculist" (memb reader thread).
+ * The reader of the single-threaded tests: the test thread, registered
+ * with the memb flavor by the checked fixture of the RCU test cases (the
+ * list calls do not depend on the flavor; the concurrent tests run them
+ * under every flavor).
  */
 
-static void memb_setup(void)
+static const struct rcu_flavor_struct *api_fl(void)
 {
-	urcu_memb_register_thread();
+	return test_flavors[TF_MEMB].fl;
 }
 
-static void memb_teardown(void)
+static void api_setup(void)
 {
-	urcu_memb_unregister_thread();
+	api_fl()->register_thread();
 }
 
-/* Keys of head's list as cds_list_for_each_entry_rcu() sees them. */
-static int list_keys_rcu(struct cds_list_head *head, int *out, int max)
+static void api_teardown(void)
 {
-	struct item *it;
-	int n = 0;
+	api_fl()->unregister_thread();
+}
 
-	urcu_memb_read_lock();
-	cds_list_for_each_entry_rcu(it, head, list) {
-		ck_assert_int_lt(n, max);
-		out[n++] = it->key;
+/*
+ * Records the key of an item a traversal reached; with @unlink, also
+ * unlinks the item from its hlist and scribbles over its links, which a
+ * "safe" traversal must not read again.
+ */
+static void visit(struct item *it, int *out, int *n, int max, bool unlink)
+{
+	ck_assert_int_lt(*n, max);
+	out[(*n)++] = it->key;
+	if (unlink) {
+		cds_hlist_del(&it->hnode);
+		it->hnode.next = it->hnode.prev = NULL;
 	}
-	urcu_memb_read_unlock();
-	return n;
 }
 
-START_TEST(test_list_add_rcu_front)
+/* ------------------------------------------------------------------------
+ * TCase "rculist".
+ */
+
+/* The two ways to add: each node goes to the front, or to the back. */
+static const struct list_add {
+	const char *name;
+	void (*add)(struct cds_list_head *newp, struct cds_list_head *head);
+	int want[3];
+} list_adds[] = {
+	{ "cds_list_add_rcu", cds_list_add_rcu, { 2, 1, 0 } },
+	{ "cds_list_add_tail_rcu", cds_list_add_tail_rcu, { 0, 1, 2 } },
+};
+
+START_TEST(test_list_add)
 {
+	const struct list_add *a = &list_adds[_i];
 	CDS_LIST_HEAD(head);
 	struct item it[3];
-	const int want[] = { 2, 1, 0 };
 	int i;
 
 	items_init(it, 3);
 	for (i = 0; i < 3; i++)
-		cds_list_add_rcu(&it[i].list, &head);
-	assert_list(&head, want, 3);
-}
-END_TEST
-
-START_TEST(test_list_add_tail_rcu_back)
-{
-	CDS_LIST_HEAD(head);
-	struct item it[3];
-	const int want[] = { 0, 1, 2 };
-	int i;
-
-	items_init(it, 3);
-	for (i = 0; i < 3; i++)
-		cds_list_add_tail_rcu(&it[i].list, &head);
-	assert_list(&head, want, 3);
+		a->add(&it[i].list, &head);
+	assert_list(&head, a->want, 3);
 }
 END_TEST
 
@@ -272,46 +283,62 @@ START_TEST(test_list_replace_rcu_keeps_links)
 }
 END_TEST
 
-START_TEST(test_list_for_each_rcu)
+/*
+ * The reader's traversals of an rculist, one function per macro: each
+ * returns the keys it saw, in order, and asserts where the macro leaves
+ * its cursor.
+ */
+static int list_walk_for_each_rcu(struct cds_list_head *head, int *out,
+				  int max)
 {
-	CDS_LIST_HEAD(head);
 	struct cds_list_head *pos;
-	struct item it[3];
-	int got[3], n = 0, i;
-	const int want[] = { 0, 1, 2 };
+	int n = 0;
 
-	urcu_memb_read_lock();
-	cds_list_for_each_rcu(pos, &head)
-		ck_abort_msg("iteration over an empty list");
-	ck_assert_ptr_eq(pos, &head);
-	urcu_memb_read_unlock();
-
-	items_init(it, 3);
-	for (i = 0; i < 3; i++)
-		cds_list_add_tail_rcu(&it[i].list, &head);
-	urcu_memb_read_lock();
-	cds_list_for_each_rcu(pos, &head) {
-		ck_assert_int_lt(n, 3);
-		got[n++] = cds_list_entry(pos, struct item, list)->key;
-	}
-	ck_assert_ptr_eq(pos, &head);
-	urcu_memb_read_unlock();
-	assert_keys(got, n, want, 3);
+	api_fl()->read_lock();
+	cds_list_for_each_rcu(pos, head)
+		visit(cds_list_entry(pos, struct item, list), out, &n, max,
+		      false);
+	ck_assert_ptr_eq(pos, head);
+	api_fl()->read_unlock();
+	return n;
 }
-END_TEST
 
-START_TEST(test_list_for_each_entry_rcu)
+static int list_walk_for_each_entry_rcu(struct cds_list_head *head,
+					int *out, int max)
 {
+	struct item *it;
+	int n = 0;
+
+	api_fl()->read_lock();
+	cds_list_for_each_entry_rcu(it, head, list)
+		visit(it, out, &n, max, false);
+	api_fl()->read_unlock();
+	return n;
+}
+
+static const struct list_walk {
+	const char *name;
+	int (*walk)(struct cds_list_head *head, int *out, int max);
+} list_walks[] = {
+	{ "cds_list_for_each_rcu", list_walk_for_each_rcu },
+	{ "cds_list_for_each_entry_rcu", list_walk_for_each_entry_rcu },
+};
+
+/* Nothing on an empty list; the nodes in list order on a full one. */
+START_TEST(test_list_walk)
+{
+	const struct list_walk *w = &list_walks[_i];
 	CDS_LIST_HEAD(head);
 	struct item it[3];
 	int got[3], n, i;
 	const int want[] = { 0, 1, 2 };
 
-	ck_assert_int_eq(list_keys_rcu(&head, got, 3), 0);
+	ck_assert_msg(w->walk(&head, got, 3) == 0,
+		      "%s: iteration over an empty list", w->name);
 	items_init(it, 3);
 	for (i = 0; i < 3; i++)
 		cds_list_add_tail_rcu(&it[i].list, &head);
-	n = list_keys_rcu(&head, got, 3);
+	n = w->walk(&head, got, 3);
 	assert_keys(got, n, want, 3);
 }
 END_TEST
@@ -334,11 +361,12 @@ START_TEST(test_list_for_each_entry_rcu_misaligned_head)
 			   - offsetof(struct item, list))
 			  % __alignof__(struct item), 0);
 	CDS_INIT_LIST_HEAD(&holder.head);
-	ck_assert_int_eq(list_keys_rcu(&holder.head, got, 2), 0);
+	ck_assert_int_eq(list_walk_for_each_entry_rcu(&holder.head, got, 2),
+			 0);
 	items_init(it, 2);
 	cds_list_add_tail_rcu(&it[0].list, &holder.head);
 	cds_list_add_tail_rcu(&it[1].list, &holder.head);
-	n = list_keys_rcu(&holder.head, got, 2);
+	n = list_walk_for_each_entry_rcu(&holder.head, got, 2);
 	assert_keys(got, n, want, 2);
 }
 END_TEST
@@ -368,7 +396,9 @@ START_TEST(test_list_rcu_mixes_with_plain)
 END_TEST
 
 /* ------------------------------------------------------------------------
- * TCase "hlist".
+ * TCases "hlist" (<urcu/hlist.h>) and "rcuhlist" (<urcu/rcuhlist.h>):
+ * the same properties, through the tables below, index 0 for the plain
+ * calls and macros, the rest for the RCU ones.
  */
 
 static CDS_HLIST_HEAD(file_scope_head);
@@ -404,8 +434,22 @@ START_TEST(test_hlist_entry)
 }
 END_TEST
 
+/* The updates: <urcu/hlist.h>'s, then <urcu/rcuhlist.h>'s. */
+static const struct hlist_update {
+	const char *name;
+	void (*add_head)(struct cds_hlist_node *newp,
+			 struct cds_hlist_head *head);
+	void (*del)(struct cds_hlist_node *elem);
+} hlist_updates[] = {
+	{ "hlist", cds_hlist_add_head, cds_hlist_del },
+	{ "rcuhlist", cds_hlist_add_head_rcu, cds_hlist_del_rcu },
+};
+
+enum { HLIST_PLAIN, HLIST_RCU };
+
 START_TEST(test_hlist_add_head_front)
 {
+	const struct hlist_update *u = &hlist_updates[_i];
 	CDS_HLIST_HEAD(head);
 	struct item it[3];
 	const int want[] = { 2, 1, 0 };
@@ -413,7 +457,7 @@ START_TEST(test_hlist_add_head_front)
 
 	items_init(it, 3);
 	for (i = 0; i < 3; i++)
-		cds_hlist_add_head(&it[i].hnode, &head);
+		u->add_head(&it[i].hnode, &head);
 	assert_hlist(&head, want, 3);
 }
 END_TEST
@@ -421,6 +465,7 @@ END_TEST
 /* Removal from the middle, the front, the back, and of the last node. */
 START_TEST(test_hlist_del_unlinks)
 {
+	const struct hlist_update *u = &hlist_updates[_i];
 	CDS_HLIST_HEAD(head);
 	struct item it[4];
 	const int want1[] = { 3, 1, 0 }, want2[] = { 1, 0 }, want3[] = { 1 };
@@ -428,197 +473,14 @@ START_TEST(test_hlist_del_unlinks)
 
 	items_init(it, 4);
 	for (i = 0; i < 4; i++)
-		cds_hlist_add_head(&it[i].hnode, &head);
-	cds_hlist_del(&it[2].hnode);
+		u->add_head(&it[i].hnode, &head);
+	u->del(&it[2].hnode);
 	assert_hlist(&head, want1, 3);
-	cds_hlist_del(&it[3].hnode);
+	u->del(&it[3].hnode);
 	assert_hlist(&head, want2, 2);
-	cds_hlist_del(&it[0].hnode);
+	u->del(&it[0].hnode);
 	assert_hlist(&head, want3, 1);
-	cds_hlist_del(&it[1].hnode);
-	ck_assert_ptr_null(head.next);
-}
-END_TEST
-
-START_TEST(test_hlist_for_each)
-{
-	CDS_HLIST_HEAD(head);
-	struct cds_hlist_node *pos;
-	struct item it[3];
-	int got[3], n = 0, i;
-	const int want[] = { 2, 1, 0 };
-
-	items_init(it, 3);
-	for (i = 0; i < 3; i++)
-		cds_hlist_add_head(&it[i].hnode, &head);
-	cds_hlist_for_each(pos, &head) {
-		ck_assert_int_lt(n, 3);
-		got[n++] = cds_hlist_entry(pos, struct item, hnode)->key;
-	}
-	ck_assert_ptr_null(pos);
-	assert_keys(got, n, want, 3);
-}
-END_TEST
-
-/* Unlinks the node and scribbles over its links. */
-static void hlist_del_poison(struct cds_hlist_node *node)
-{
-	cds_hlist_del(node);
-	node->next = node->prev = NULL;
-}
-
-/* The body may remove the current node: the next one was fetched first. */
-START_TEST(test_hlist_for_each_safe)
-{
-	CDS_HLIST_HEAD(head);
-	struct cds_hlist_node *pos, *p;
-	struct item it[3];
-	int got[3], n = 0, i;
-	const int want[] = { 2, 1, 0 };
-
-	cds_hlist_for_each_safe(pos, p, &head)
-		ck_abort_msg("iteration over an empty list");
-	items_init(it, 3);
-	for (i = 0; i < 3; i++)
-		cds_hlist_add_head(&it[i].hnode, &head);
-	cds_hlist_for_each_safe(pos, p, &head) {
-		ck_assert_int_lt(n, 3);
-		got[n++] = cds_hlist_entry(pos, struct item, hnode)->key;
-		hlist_del_poison(pos);
-	}
-	assert_keys(got, n, want, 3);
-	ck_assert_ptr_null(head.next);
-}
-END_TEST
-
-START_TEST(test_hlist_for_each_entry)
-{
-	CDS_HLIST_HEAD(head);
-	struct cds_hlist_node *pos;
-	struct item it[3], *e;
-	int got[3], n = 0, i;
-	const int want[] = { 2, 1, 0 };
-
-	cds_hlist_for_each_entry(e, pos, &head, hnode)
-		ck_abort_msg("iteration over an empty list");
-	items_init(it, 3);
-	for (i = 0; i < 3; i++)
-		cds_hlist_add_head(&it[i].hnode, &head);
-	cds_hlist_for_each_entry(e, pos, &head, hnode) {
-		ck_assert_int_lt(n, 3);
-		ck_assert_ptr_eq(&e->hnode, pos);
-		got[n++] = e->key;
-	}
-	ck_assert_ptr_null(pos);
-	assert_keys(got, n, want, 3);
-}
-END_TEST
-
-START_TEST(test_hlist_for_each_entry_safe)
-{
-	CDS_HLIST_HEAD(head);
-	struct cds_hlist_node *pos, *p;
-	struct item it[3], *e;
-	int got[3], n = 0, i;
-	const int want[] = { 2, 1, 0 };
-
-	cds_hlist_for_each_entry_safe(e, pos, p, &head, hnode)
-		ck_abort_msg("iteration over an empty list");
-	items_init(it, 3);
-	for (i = 0; i < 3; i++)
-		cds_hlist_add_head(&it[i].hnode, &head);
-	cds_hlist_for_each_entry_safe(e, pos, p, &head, hnode) {
-		ck_assert_int_lt(n, 3);
-		ck_assert_ptr_eq(&e->hnode, pos);
-		got[n++] = e->key;
-		hlist_del_poison(&e->hnode);
-	}
-	assert_keys(got, n, want, 3);
-	ck_assert_ptr_null(head.next);
-}
-END_TEST
-
-START_TEST(test_hlist_for_each_entry_2)
-{
-	CDS_HLIST_HEAD(head);
-	struct item it[3], *e;
-	int got[3], n = 0, i;
-	const int want[] = { 2, 1, 0 };
-
-	cds_hlist_for_each_entry_2(e, &head, hnode)
-		ck_abort_msg("iteration over an empty list");
-	ck_assert_ptr_null(e);
-	items_init(it, 3);
-	for (i = 0; i < 3; i++)
-		cds_hlist_add_head(&it[i].hnode, &head);
-	cds_hlist_for_each_entry_2(e, &head, hnode) {
-		ck_assert_int_lt(n, 3);
-		got[n++] = e->key;
-	}
-	ck_assert_ptr_null(e);
-	assert_keys(got, n, want, 3);
-}
-END_TEST
-
-START_TEST(test_hlist_for_each_entry_safe_2)
-{
-	CDS_HLIST_HEAD(head);
-	struct item it[3], *e, *next;
-	int got[3], n = 0, i;
-	const int want[] = { 2, 1, 0 };
-
-	cds_hlist_for_each_entry_safe_2(e, next, &head, hnode)
-		ck_abort_msg("iteration over an empty list");
-	items_init(it, 3);
-	for (i = 0; i < 3; i++)
-		cds_hlist_add_head(&it[i].hnode, &head);
-	cds_hlist_for_each_entry_safe_2(e, next, &head, hnode) {
-		ck_assert_int_lt(n, 3);
-		got[n++] = e->key;
-		hlist_del_poison(&e->hnode);
-	}
-	ck_assert_ptr_null(e);
-	assert_keys(got, n, want, 3);
-	ck_assert_ptr_null(head.next);
-}
-END_TEST
-
-/* ------------------------------------------------------------------------
- * TCase "rcuhlist" (memb reader thread).
- */
-
-START_TEST(test_hlist_add_head_rcu_front)
-{
-	CDS_HLIST_HEAD(head);
-	struct item it[3];
-	const int want[] = { 2, 1, 0 };
-	int i;
-
-	items_init(it, 3);
-	for (i = 0; i < 3; i++)
-		cds_hlist_add_head_rcu(&it[i].hnode, &head);
-	assert_hlist(&head, want, 3);
-}
-END_TEST
-
-/* Removal from the middle, the front, the back, and of the last node. */
-START_TEST(test_hlist_del_rcu_unlinks)
-{
-	CDS_HLIST_HEAD(head);
-	struct item it[4];
-	const int want1[] = { 3, 1, 0 }, want2[] = { 1, 0 }, want3[] = { 1 };
-	int i;
-
-	items_init(it, 4);
-	for (i = 0; i < 4; i++)
-		cds_hlist_add_head_rcu(&it[i].hnode, &head);
-	cds_hlist_del_rcu(&it[2].hnode);
-	assert_hlist(&head, want1, 3);
-	cds_hlist_del_rcu(&it[3].hnode);
-	assert_hlist(&head, want2, 2);
-	cds_hlist_del_rcu(&it[0].hnode);
-	assert_hlist(&head, want3, 1);
-	cds_hlist_del_rcu(&it[1].hnode);
+	u->del(&it[1].hnode);
 	ck_assert_ptr_null(head.next);
 }
 END_TEST
@@ -643,86 +505,190 @@ START_TEST(test_hlist_del_rcu_keeps_links)
 }
 END_TEST
 
-START_TEST(test_hlist_for_each_rcu)
+/*
+ * The traversals of an hlist, one function per macro, as list_walks[]:
+ * each returns the keys it saw and asserts where the macro leaves its
+ * cursors.  The "safe" ones unlink every node they reach (visit()).
+ */
+static int hlist_walk_for_each(struct cds_hlist_head *head, int *out,
+			       int max)
 {
-	CDS_HLIST_HEAD(head);
 	struct cds_hlist_node *pos;
-	struct item it[3];
-	int got[3], n = 0, i;
-	const int want[] = { 2, 1, 0 };
+	int n = 0;
 
-	urcu_memb_read_lock();
-	cds_hlist_for_each_rcu(pos, &head)
-		ck_abort_msg("iteration over an empty list");
+	cds_hlist_for_each(pos, head)
+		visit(cds_hlist_entry(pos, struct item, hnode), out, &n, max,
+		      false);
 	ck_assert_ptr_null(pos);
-	urcu_memb_read_unlock();
-
-	items_init(it, 3);
-	for (i = 0; i < 3; i++)
-		cds_hlist_add_head_rcu(&it[i].hnode, &head);
-	urcu_memb_read_lock();
-	cds_hlist_for_each_rcu(pos, &head) {
-		ck_assert_int_lt(n, 3);
-		got[n++] = cds_hlist_entry(pos, struct item, hnode)->key;
-	}
-	ck_assert_ptr_null(pos);
-	urcu_memb_read_unlock();
-	assert_keys(got, n, want, 3);
+	return n;
 }
-END_TEST
 
-START_TEST(test_hlist_for_each_entry_rcu)
+static int hlist_walk_for_each_safe(struct cds_hlist_head *head, int *out,
+				    int max)
 {
-	CDS_HLIST_HEAD(head);
+	struct cds_hlist_node *pos, *p;
+	int n = 0;
+
+	cds_hlist_for_each_safe(pos, p, head)
+		visit(cds_hlist_entry(pos, struct item, hnode), out, &n, max,
+		      true);
+	ck_assert_ptr_null(pos);
+	return n;
+}
+
+static int hlist_walk_for_each_entry(struct cds_hlist_head *head, int *out,
+				     int max)
+{
 	struct cds_hlist_node *pos;
-	struct item it[3], *e;
-	int got[3], n = 0, i;
-	const int want[] = { 2, 1, 0 };
+	struct item *e;
+	int n = 0;
 
-	urcu_memb_read_lock();
-	cds_hlist_for_each_entry_rcu(e, pos, &head, hnode)
-		ck_abort_msg("iteration over an empty list");
-	urcu_memb_read_unlock();
-
-	items_init(it, 3);
-	for (i = 0; i < 3; i++)
-		cds_hlist_add_head_rcu(&it[i].hnode, &head);
-	urcu_memb_read_lock();
-	cds_hlist_for_each_entry_rcu(e, pos, &head, hnode) {
-		ck_assert_int_lt(n, 3);
+	cds_hlist_for_each_entry(e, pos, head, hnode) {
 		ck_assert_ptr_eq(&e->hnode, pos);
-		got[n++] = e->key;
+		visit(e, out, &n, max, false);
 	}
 	ck_assert_ptr_null(pos);
-	urcu_memb_read_unlock();
-	assert_keys(got, n, want, 3);
+	return n;
 }
-END_TEST
 
-START_TEST(test_hlist_for_each_entry_rcu_2)
+static int hlist_walk_for_each_entry_safe(struct cds_hlist_head *head,
+					  int *out, int max)
 {
+	struct cds_hlist_node *pos, *p;
+	struct item *e;
+	int n = 0;
+
+	cds_hlist_for_each_entry_safe(e, pos, p, head, hnode) {
+		ck_assert_ptr_eq(&e->hnode, pos);
+		visit(e, out, &n, max, true);
+	}
+	ck_assert_ptr_null(pos);
+	return n;
+}
+
+static int hlist_walk_for_each_entry_2(struct cds_hlist_head *head, int *out,
+				       int max)
+{
+	struct item *e;
+	int n = 0;
+
+	cds_hlist_for_each_entry_2(e, head, hnode)
+		visit(e, out, &n, max, false);
+	ck_assert_ptr_null(e);
+	return n;
+}
+
+static int hlist_walk_for_each_entry_safe_2(struct cds_hlist_head *head,
+					    int *out, int max)
+{
+	struct item *e, *next;
+	int n = 0;
+
+	cds_hlist_for_each_entry_safe_2(e, next, head, hnode)
+		visit(e, out, &n, max, true);
+	ck_assert_ptr_null(e);
+	return n;
+}
+
+static int hlist_walk_for_each_rcu(struct cds_hlist_head *head, int *out,
+				   int max)
+{
+	struct cds_hlist_node *pos;
+	int n = 0;
+
+	api_fl()->read_lock();
+	cds_hlist_for_each_rcu(pos, head)
+		visit(cds_hlist_entry(pos, struct item, hnode), out, &n, max,
+		      false);
+	ck_assert_ptr_null(pos);
+	api_fl()->read_unlock();
+	return n;
+}
+
+static int hlist_walk_for_each_entry_rcu(struct cds_hlist_head *head,
+					 int *out, int max)
+{
+	struct cds_hlist_node *pos;
+	struct item *e;
+	int n = 0;
+
+	api_fl()->read_lock();
+	cds_hlist_for_each_entry_rcu(e, pos, head, hnode) {
+		ck_assert_ptr_eq(&e->hnode, pos);
+		visit(e, out, &n, max, false);
+	}
+	ck_assert_ptr_null(pos);
+	api_fl()->read_unlock();
+	return n;
+}
+
+static int hlist_walk_for_each_entry_rcu_2(struct cds_hlist_head *head,
+					   int *out, int max)
+{
+	struct item *e;
+	int n = 0;
+
+	api_fl()->read_lock();
+	cds_hlist_for_each_entry_rcu_2(e, head, hnode)
+		visit(e, out, &n, max, false);
+	ck_assert_ptr_null(e);
+	api_fl()->read_unlock();
+	return n;
+}
+
+static const struct hlist_walk {
+	const char *name;
+	int (*walk)(struct cds_hlist_head *head, int *out, int max);
+	/* The walk unlinks every node it reaches. */
+	bool unlinks;
+	/* Index in hlist_updates[] of the calls that build the list. */
+	int updates;
+} hlist_walks[] = {
+	{ "cds_hlist_for_each", hlist_walk_for_each, false, HLIST_PLAIN },
+	{ "cds_hlist_for_each_safe", hlist_walk_for_each_safe, true,
+	  HLIST_PLAIN },
+	{ "cds_hlist_for_each_entry", hlist_walk_for_each_entry, false,
+	  HLIST_PLAIN },
+	{ "cds_hlist_for_each_entry_safe", hlist_walk_for_each_entry_safe,
+	  true, HLIST_PLAIN },
+	{ "cds_hlist_for_each_entry_2", hlist_walk_for_each_entry_2, false,
+	  HLIST_PLAIN },
+	{ "cds_hlist_for_each_entry_safe_2", hlist_walk_for_each_entry_safe_2,
+	  true, HLIST_PLAIN },
+	/* From here on: RCU (the "rcuhlist" test case). */
+	{ "cds_hlist_for_each_rcu", hlist_walk_for_each_rcu, false, HLIST_RCU },
+	{ "cds_hlist_for_each_entry_rcu", hlist_walk_for_each_entry_rcu,
+	  false, HLIST_RCU },
+	{ "cds_hlist_for_each_entry_rcu_2", hlist_walk_for_each_entry_rcu_2,
+	  false, HLIST_RCU },
+};
+
+enum { HLIST_WALKS_RCU = 6, N_HLIST_WALKS = CAA_ARRAY_SIZE(hlist_walks) };
+
+/*
+ * Nothing on an empty list; every node, most recently added first, on a
+ * full one; an empty list after a walk that unlinks them.
+ */
+START_TEST(test_hlist_walk)
+{
+	const struct hlist_walk *w = &hlist_walks[_i];
+	const struct hlist_update *u = &hlist_updates[w->updates];
 	CDS_HLIST_HEAD(head);
-	struct item it[3], *e;
-	int got[3], n = 0, i;
+	struct item it[3];
+	int got[3], n, i;
 	const int want[] = { 2, 1, 0 };
 
-	urcu_memb_read_lock();
-	cds_hlist_for_each_entry_rcu_2(e, &head, hnode)
-		ck_abort_msg("iteration over an empty list");
-	ck_assert_ptr_null(e);
-	urcu_memb_read_unlock();
-
+	ck_assert_msg(w->walk(&head, got, 3) == 0,
+		      "%s: iteration over an empty list", w->name);
 	items_init(it, 3);
 	for (i = 0; i < 3; i++)
-		cds_hlist_add_head_rcu(&it[i].hnode, &head);
-	urcu_memb_read_lock();
-	cds_hlist_for_each_entry_rcu_2(e, &head, hnode) {
-		ck_assert_int_lt(n, 3);
-		got[n++] = e->key;
-	}
-	ck_assert_ptr_null(e);
-	urcu_memb_read_unlock();
+		u->add_head(&it[i].hnode, &head);
+	n = w->walk(&head, got, 3);
 	assert_keys(got, n, want, 3);
+	if (w->unlinks)
+		ck_assert_ptr_null(head.next);
+	else
+		assert_hlist(&head, want, 3);
 }
 END_TEST
 
@@ -732,7 +698,7 @@ END_TEST
 
 struct stress {
 	const struct rcu_flavor_struct *fl;
-	int is_qsbr;
+	int is_hlist;		/* s->hlist, else s->list */
 	struct cds_list_head list;
 	struct cds_hlist_head hlist;
 	atomic_int started;	/* readers registered and about to read */
@@ -765,53 +731,45 @@ static void reader_saw(const struct item *it, int *pinned, int *replaced)
 		(*replaced)++;
 }
 
-static void reader_traversal_done(struct reader *r, int pinned,
-				  int replaced, int want_replaced)
+/* One traversal of s->list, alternating between the two _rcu macros. */
+static void list_traverse(struct reader *r, int *pinned, int *replaced)
 {
-	struct stress *s = r->s;
-
-	HARNESS_CHECK(pinned == 1);
-	HARNESS_CHECK(replaced == want_replaced);
-	r->traversals++;
-	if (s->is_qsbr)
-		s->fl->read_quiescent_state();
-}
-
-static void *list_reader(void *arg)
-{
-	struct reader *r = arg;
-	struct stress *s = r->s;
 	struct cds_list_head *pos;
 	struct item *it;
-	int pinned, replaced;
 
-	s->fl->register_thread();
-	atomic_fetch_add(&s->started, 1);
-	do {
-		pinned = replaced = 0;
-		s->fl->read_lock();
-		if (r->traversals & 1) {
-			cds_list_for_each_rcu(pos, &s->list)
-				reader_saw(cds_list_entry(pos, struct item,
-							  list),
-					   &pinned, &replaced);
-		} else {
-			cds_list_for_each_entry_rcu(it, &s->list, list)
-				reader_saw(it, &pinned, &replaced);
-		}
-		s->fl->read_unlock();
-		reader_traversal_done(r, pinned, replaced, 1);
-	} while (!atomic_load(&s->stop));
-	s->fl->unregister_thread();
-	return NULL;
+	if (r->traversals & 1) {
+		cds_list_for_each_rcu(pos, &r->s->list)
+			reader_saw(cds_list_entry(pos, struct item, list),
+				   pinned, replaced);
+	} else {
+		cds_list_for_each_entry_rcu(it, &r->s->list, list)
+			reader_saw(it, pinned, replaced);
+	}
 }
 
-static void *hlist_reader(void *arg)
+/* The same for s->hlist, with the two _entry_rcu macros. */
+static void hlist_traverse(struct reader *r, int *pinned, int *replaced)
+{
+	struct cds_hlist_node *pos;
+	struct item *it;
+
+	if (r->traversals & 1) {
+		cds_hlist_for_each_entry_rcu(it, pos, &r->s->hlist, hnode)
+			reader_saw(it, pinned, replaced);
+	} else {
+		cds_hlist_for_each_entry_rcu_2(it, &r->s->hlist, hnode)
+			reader_saw(it, pinned, replaced);
+	}
+}
+
+/*
+ * Traverses until stopped: each traversal must see the pinned node once,
+ * and the replaced node (rculist only) once.
+ */
+static void *reader_thread(void *arg)
 {
 	struct reader *r = arg;
 	struct stress *s = r->s;
-	struct cds_hlist_node *pos;
-	struct item *it;
 	int pinned, replaced;
 
 	s->fl->register_thread();
@@ -819,15 +777,16 @@ static void *hlist_reader(void *arg)
 	do {
 		pinned = replaced = 0;
 		s->fl->read_lock();
-		if (r->traversals & 1) {
-			cds_hlist_for_each_entry_rcu(it, pos, &s->hlist, hnode)
-				reader_saw(it, &pinned, &replaced);
-		} else {
-			cds_hlist_for_each_entry_rcu_2(it, &s->hlist, hnode)
-				reader_saw(it, &pinned, &replaced);
-		}
+		if (s->is_hlist)
+			hlist_traverse(r, &pinned, &replaced);
+		else
+			list_traverse(r, &pinned, &replaced);
 		s->fl->read_unlock();
-		reader_traversal_done(r, pinned, replaced, 0);
+		HARNESS_CHECK(pinned == 1);
+		HARNESS_CHECK(replaced == !s->is_hlist);
+		r->traversals++;
+		/* QSBR: a reader between traversals; the others: nothing. */
+		s->fl->read_quiescent_state();
 	} while (!atomic_load(&s->stop));
 	s->fl->unregister_thread();
 	return NULL;
@@ -938,11 +897,11 @@ static void wait_readers_started(struct stress *s)
 
 /*
  * Runs the readers against the test thread's updates of an rculist (is_hlist
- * false) or an rcuhlist, under flavor fl.
+ * false) or an rcuhlist, under flavor @tf.
  */
-static void run_stress(const struct rcu_flavor_struct *fl, int is_qsbr,
-		       int is_hlist, const char *who)
+static void run_stress(const struct test_flavor *tf, int is_hlist)
 {
+	const char *who = tf->name;
 	struct stress s;
 	struct reader rd[NR_READERS];
 	struct item *pinned, *replaced = NULL;
@@ -950,8 +909,8 @@ static void run_stress(const struct rcu_flavor_struct *fl, int is_qsbr,
 	int i;
 
 	memset(&s, 0, sizeof(s));
-	s.fl = fl;
-	s.is_qsbr = is_qsbr;
+	s.fl = tf->fl;
+	s.is_hlist = is_hlist;
 	s.seed = 1;
 	CDS_INIT_LIST_HEAD(&s.list);
 	CDS_INIT_HLIST_HEAD(&s.hlist);
@@ -968,8 +927,7 @@ static void run_stress(const struct rcu_flavor_struct *fl, int is_qsbr,
 	}
 	for (i = 0; i < NR_READERS; i++) {
 		rd[i] = (struct reader) { .s = &s };
-		harness_spawn(&rd[i].thread,
-			      is_hlist ? hlist_reader : list_reader, &rd[i]);
+		harness_spawn(&rd[i].thread, reader_thread, &rd[i]);
 	}
 	wait_readers_started(&s);
 
@@ -1008,27 +966,16 @@ static void run_stress(const struct rcu_flavor_struct *fl, int is_qsbr,
 	free(pinned);
 }
 
-START_TEST(test_rculist_memb)
+/* Loop tests over test_flavors[]. */
+START_TEST(test_rculist_stress)
 {
-	run_stress(&urcu_memb_flavor, 0, 0, "rculist_memb");
+	run_stress(&test_flavors[_i], 0);
 }
 END_TEST
 
-START_TEST(test_rculist_qsbr)
+START_TEST(test_rcuhlist_stress)
 {
-	run_stress(&urcu_qsbr_flavor, 1, 0, "rculist_qsbr");
-}
-END_TEST
-
-START_TEST(test_rcuhlist_memb)
-{
-	run_stress(&urcu_memb_flavor, 0, 1, "rcuhlist_memb");
-}
-END_TEST
-
-START_TEST(test_rcuhlist_qsbr)
-{
-	run_stress(&urcu_qsbr_flavor, 1, 1, "rcuhlist_qsbr");
+	run_stress(&test_flavors[_i], 1);
 }
 END_TEST
 
@@ -1044,41 +991,37 @@ static Suite *rculist_suite(void)
 	TCase *rhl = harness_tcase(s, "rcuhlist", 0);
 	TCase *conc = harness_tcase(s, "concurrent", 30);
 
-	tcase_add_checked_fixture(rl, memb_setup, memb_teardown);
-	tcase_add_test(rl, test_list_add_rcu_front);
-	tcase_add_test(rl, test_list_add_tail_rcu_back);
+	tcase_add_checked_fixture(rl, api_setup, api_teardown);
+	tcase_add_loop_test(rl, test_list_add, 0,
+			    (int) CAA_ARRAY_SIZE(list_adds));
 	tcase_add_test(rl, test_list_del_rcu_unlinks);
 	tcase_add_test(rl, test_list_del_rcu_keeps_links);
 	tcase_add_test(rl, test_list_replace_rcu_in_place);
 	tcase_add_test(rl, test_list_replace_rcu_keeps_links);
-	tcase_add_test(rl, test_list_for_each_rcu);
-	tcase_add_test(rl, test_list_for_each_entry_rcu);
+	tcase_add_loop_test(rl, test_list_walk, 0,
+			    (int) CAA_ARRAY_SIZE(list_walks));
 	tcase_add_test(rl, test_list_for_each_entry_rcu_misaligned_head);
 	tcase_add_test(rl, test_list_rcu_mixes_with_plain);
 
 	tcase_add_test(hl, test_hlist_init_empty);
 	tcase_add_test(hl, test_hlist_entry);
-	tcase_add_test(hl, test_hlist_add_head_front);
-	tcase_add_test(hl, test_hlist_del_unlinks);
-	tcase_add_test(hl, test_hlist_for_each);
-	tcase_add_test(hl, test_hlist_for_each_safe);
-	tcase_add_test(hl, test_hlist_for_each_entry);
-	tcase_add_test(hl, test_hlist_for_each_entry_safe);
-	tcase_add_test(hl, test_hlist_for_each_entry_2);
-	tcase_add_test(hl, test_hlist_for_each_entry_safe_2);
+	tcase_add_loop_test(hl, test_hlist_add_head_front, HLIST_PLAIN,
+			    HLIST_PLAIN + 1);
+	tcase_add_loop_test(hl, test_hlist_del_unlinks, HLIST_PLAIN,
+			    HLIST_PLAIN + 1);
+	tcase_add_loop_test(hl, test_hlist_walk, 0, HLIST_WALKS_RCU);
 
-	tcase_add_checked_fixture(rhl, memb_setup, memb_teardown);
-	tcase_add_test(rhl, test_hlist_add_head_rcu_front);
-	tcase_add_test(rhl, test_hlist_del_rcu_unlinks);
+	tcase_add_checked_fixture(rhl, api_setup, api_teardown);
+	tcase_add_loop_test(rhl, test_hlist_add_head_front, HLIST_RCU,
+			    HLIST_RCU + 1);
+	tcase_add_loop_test(rhl, test_hlist_del_unlinks, HLIST_RCU,
+			    HLIST_RCU + 1);
 	tcase_add_test(rhl, test_hlist_del_rcu_keeps_links);
-	tcase_add_test(rhl, test_hlist_for_each_rcu);
-	tcase_add_test(rhl, test_hlist_for_each_entry_rcu);
-	tcase_add_test(rhl, test_hlist_for_each_entry_rcu_2);
+	tcase_add_loop_test(rhl, test_hlist_walk, HLIST_WALKS_RCU,
+			    N_HLIST_WALKS);
 
-	tcase_add_test(conc, test_rculist_memb);
-	tcase_add_test(conc, test_rculist_qsbr);
-	tcase_add_test(conc, test_rcuhlist_memb);
-	tcase_add_test(conc, test_rcuhlist_qsbr);
+	tcase_add_loop_test(conc, test_rculist_stress, 0, N_TEST_FLAVORS);
+	tcase_add_loop_test(conc, test_rcuhlist_stress, 0, N_TEST_FLAVORS);
 	return s;
 }
 

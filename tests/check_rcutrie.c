@@ -19,11 +19,11 @@
  * test, and one failing every call from the n-th on, for every n up to
  * the allocations a fixed workload makes.  Additions must return -ENOMEM
  * and leave the trie as it was; removals must work; nothing may leak.
- * TCase "concurrent": per flavor (memb, mb, signal, qsbr, bp through the
- * tables of tests/flavors/), updaters churn while readers check one
- * property per test (tests/trie/stress.c): ordering and poisoned nodes,
- * exactly-once walks over stable keys, neighbour queries never skipping a
- * stable key.
+ * TCase "concurrent": per flavor (memb, mb, signal, qsbr, bp through
+ * test_flavors[] of tests/flavors/flavors.h), updaters churn while
+ * readers check one property per test (tests/trie/stress.c): ordering
+ * and poisoned nodes, exactly-once walks over stable keys, neighbour
+ * queries never skipping a stable key.
  * TCase "misuse" (debug builds): misuse aborts with a message (release
  * builds: test_misuse_release checks the -EINVAL returns instead).
  *
@@ -68,7 +68,7 @@ struct item {
 
 static void setup(void)
 {
-	fl = test_flavor_memb.fl;
+	fl = test_flavors[TF_MEMB].fl;
 	fl->register_thread();
 }
 
@@ -841,10 +841,10 @@ START_TEST(test_model)
 
 	trie_test_alloc_init(&a);
 	if (replay_seed(&seed))
-		run_model(test_flavor_memb.fl, seed,
+		run_model(test_flavors[TF_MEMB].fl, seed,
 			  _i % 2 ? TRIE_POOL_DEEP : TRIE_POOL_MIXED, true, &a);
 	else
-		run_model(test_flavor_memb.fl, seed, model_runs[_i].kind,
+		run_model(test_flavors[TF_MEMB].fl, seed, model_runs[_i].kind,
 			  model_runs[_i].long_keys, &a);
 }
 END_TEST
@@ -852,7 +852,7 @@ END_TEST
 /* The model test once under each flavor (reclamation, destroy). */
 START_TEST(test_model_flavors)
 {
-	run_model(test_flavors[_i]->fl, 100 + (uint64_t) _i, TRIE_POOL_MIXED,
+	run_model(test_flavors[_i].fl, 100 + (uint64_t) _i, TRIE_POOL_MIXED,
 		  true, NULL);
 }
 END_TEST
@@ -868,7 +868,7 @@ START_TEST(test_oom_new)
 	trie_test_alloc_init(&a);
 	a.fail_at = 1;
 	errno = 0;
-	ck_assert_ptr_null(cds_trie_new(test_flavor_memb.fl, &a.ops));
+	ck_assert_ptr_null(cds_trie_new(test_flavors[TF_MEMB].fl, &a.ops));
 	ck_assert_int_eq(errno, ENOMEM);
 	ck_assert_int_eq(a.live, 0);
 }
@@ -883,7 +883,7 @@ START_TEST(test_oom_model)
 
 	trie_test_alloc_init(&a);
 	a.fail_every = every[_i % 4];
-	run_model(test_flavor_memb.fl, seed,
+	run_model(test_flavors[TF_MEMB].fl, seed,
 		  _i < 4 ? TRIE_POOL_MIXED : TRIE_POOL_DEEP, true, &a);
 	ck_assert_int_gt(a.failed, 0);
 }
@@ -900,12 +900,12 @@ START_TEST(test_oom_cut)
 	long n, total;
 
 	trie_test_alloc_init(&a);
-	run_model(test_flavor_memb.fl, 300, TRIE_POOL_MIXED, false, &a);
+	run_model(test_flavors[TF_MEMB].fl, 300, TRIE_POOL_MIXED, false, &a);
 	total = a.calls;
 	for (n = 2; n <= total; n += 1 + n / 16) {
 		trie_test_alloc_init(&a);
 		a.fail_at = n;
-		run_model(test_flavor_memb.fl, 300, TRIE_POOL_MIXED, false, &a);
+		run_model(test_flavors[TF_MEMB].fl, 300, TRIE_POOL_MIXED, false, &a);
 	}
 }
 END_TEST
@@ -916,9 +916,9 @@ END_TEST
 
 static void stress(int flavor, enum trie_stress_check check)
 {
-	const struct test_flavor *tf = test_flavors[flavor];
+	const struct test_flavor *tf = &test_flavors[flavor];
 	struct trie_stress_cfg cfg = {
-		.fl = tf->fl, .is_qsbr = tf->is_qsbr, .check = check,
+		.flavor = tf, .check = check,
 		.seconds = STRESS_S * harness_time_mult(),
 		.seed = 1000 + (unsigned long) flavor * 10 + check,
 	};

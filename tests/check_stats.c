@@ -10,7 +10,7 @@
  * at exit, stall warnings) runs tests/helpers/stats_child.c, built next
  * to this suite, and asserts on its captured output.
  *
- * Build: this file, tests/stats/flavors.c, tests/harness/{harness,child}.c,
+ * Build: this file, tests/flavors/flavors.c, tests/harness/{harness,child}.c,
  * linked with every flavor library.
  */
 #define _GNU_SOURCE
@@ -34,16 +34,16 @@
 
 #include "harness/child.h"
 #include "harness/harness.h"
-#include "stats/flavors.h"
+#include "flavors/flavors.h"
 
 #define MS	1000000ULL	/* ns */
 
-static struct urcu_stats get_stats(const struct stats_flavor *sf)
+static struct urcu_stats get_stats(const struct test_flavor *tf)
 {
 	struct urcu_stats s;
 
 	memset(&s, 0xa5, sizeof(s));
-	ck_assert_int_eq(sf->stats(&s, sizeof(s)), 0);
+	ck_assert_int_eq(tf->stats(&s, sizeof(s)), 0);
 	ck_assert_uint_eq(s.size, sizeof(s));
 	return s;
 }
@@ -58,7 +58,7 @@ static struct urcu_stats get_stats(const struct stats_flavor *sf)
  */
 
 struct reader {
-	const struct stats_flavor *sf;
+	const struct test_flavor *tf;
 	pthread_t tid;
 	atomic_int started;	/* holder: inside; spinner: running */
 	atomic_int stop;
@@ -68,7 +68,7 @@ struct reader {
 static void *holder_fn(void *arg)
 {
 	struct reader *h = arg;
-	const struct rcu_flavor_struct *fl = h->sf->fl;
+	const struct rcu_flavor_struct *fl = h->tf->fl;
 
 	fl->register_thread();
 	fl->read_lock();
@@ -76,7 +76,7 @@ static void *holder_fn(void *arg)
 	if (!harness_wait_flag(&h->stop))
 		harness_log_fail(&h->log, "holder: never released");
 	fl->read_unlock();
-	if (h->sf->is_qsbr)
+	if (h->tf->is_qsbr)
 		fl->thread_offline();
 	fl->unregister_thread();
 	return NULL;
@@ -85,48 +85,48 @@ static void *holder_fn(void *arg)
 static void *spinner_fn(void *arg)
 {
 	struct reader *sp = arg;
-	const struct rcu_flavor_struct *fl = sp->sf->fl;
+	const struct rcu_flavor_struct *fl = sp->tf->fl;
 
 	fl->register_thread();
 	while (!atomic_load_explicit(&sp->stop, memory_order_relaxed)) {
 		fl->read_lock();
 		fl->read_unlock();
-		if (sp->sf->is_qsbr)
+		if (sp->tf->is_qsbr)
 			fl->read_quiescent_state();
 		atomic_store_explicit(&sp->started, 1, memory_order_relaxed);
 	}
-	if (sp->sf->is_qsbr)
+	if (sp->tf->is_qsbr)
 		fl->thread_offline();
 	fl->unregister_thread();
 	return NULL;
 }
 
 /* Start @fn as reader @r and wait until it has started (@what: its name). */
-static void reader_start(struct reader *r, const struct stats_flavor *sf,
+static void reader_start(struct reader *r, const struct test_flavor *tf,
 			 void *(*fn)(void *), const char *what)
 {
 	memset(r, 0, sizeof(*r));
-	r->sf = sf;
+	r->tf = tf;
 	harness_spawn(&r->tid, fn, r);
 	ck_assert_msg(harness_wait_flag(&r->started), "[%s] %s never started",
-		      sf->name, what);
+		      tf->name, what);
 }
 
-static void holder_start(struct reader *h, const struct stats_flavor *sf)
+static void holder_start(struct reader *h, const struct test_flavor *tf)
 {
-	reader_start(h, sf, holder_fn, "holder");
+	reader_start(h, tf, holder_fn, "holder");
 }
 
 static void reader_stop(struct reader *r)
 {
 	atomic_store(&r->stop, 1);
 	harness_join(r->tid);
-	harness_assert_log_clean(&r->log, r->sf->name);
+	harness_assert_log_clean(&r->log, r->tf->name);
 }
 
 /* A thread that runs one synchronize_rcu(); it records its kernel tid. */
 struct syncer {
-	const struct stats_flavor *sf;
+	const struct test_flavor *tf;
 	pthread_t tid;
 	atomic_int os_tid;
 	atomic_int done;
@@ -137,15 +137,15 @@ static void *syncer_fn(void *arg)
 	struct syncer *s = arg;
 
 	atomic_store(&s->os_tid, (int) syscall(SYS_gettid));
-	s->sf->fl->update_synchronize_rcu();
+	s->tf->fl->update_synchronize_rcu();
 	atomic_store(&s->done, 1);
 	return NULL;
 }
 
-static void syncer_start(struct syncer *s, const struct stats_flavor *sf)
+static void syncer_start(struct syncer *s, const struct test_flavor *tf)
 {
 	memset(s, 0, sizeof(*s));
-	s->sf = sf;
+	s->tf = tf;
 	harness_spawn(&s->tid, syncer_fn, s);
 }
 
@@ -175,13 +175,13 @@ static bool syncer_wait_blocked(struct syncer *s)
  * Wait until a grace period is in progress and timed (its age reads 1
  * until it starts waiting for readers); returns its age then.
  */
-static uint64_t wait_gp_running(const struct stats_flavor *sf)
+static uint64_t wait_gp_running(const struct test_flavor *tf)
 {
 	double deadline = harness_deadline(HARNESS_WAIT_S);
 	struct urcu_stats s;
 
 	for (;;) {
-		s = get_stats(sf);
+		s = get_stats(tf);
 		if (s.gp_current_ns > 1 || harness_past(deadline))
 			return s.gp_current_ns;
 		harness_sleep_ms(1);
@@ -194,7 +194,7 @@ static uint64_t wait_gp_running(const struct stats_flavor *sf)
 
 START_TEST(test_api)
 {
-	const struct stats_flavor *sf = &stats_flavors[_i];
+	const struct test_flavor *tf = &test_flavors[_i];
 	unsigned char buf[sizeof(struct urcu_stats) + 32];
 	struct urcu_stats *s = (struct urcu_stats *) (void *) buf;
 	struct urcu_stats_worker w;
@@ -202,40 +202,40 @@ START_TEST(test_api)
 		      + sizeof(s->gp_completed);
 	size_t i;
 
-	ck_assert_str_eq(get_stats(sf).flavor, sf->name);
+	ck_assert_str_eq(get_stats(tf).flavor, tf->name);
 
 	/* An older, smaller caller: nothing written past its size. */
 	memset(buf, 0xa5, sizeof(buf));
-	ck_assert_int_eq(sf->stats(s, part), 0);
+	ck_assert_int_eq(tf->stats(s, part), 0);
 	ck_assert_uint_eq(s->size, part);
 	ck_assert(URCU_STATS_HAS(s, gp_completed));
 	ck_assert(!URCU_STATS_HAS(s, gp_current_ns));
-	ck_assert_str_eq(s->flavor, sf->name);
+	ck_assert_str_eq(s->flavor, tf->name);
 	for (i = part; i < sizeof(buf); i++)
 		ck_assert_uint_eq(buf[i], 0xa5);
 
 	/* A newer, larger caller: what the library does not know is 0. */
 	memset(buf, 0xa5, sizeof(buf));
-	ck_assert_int_eq(sf->stats(s, sizeof(buf)), 0);
+	ck_assert_int_eq(tf->stats(s, sizeof(buf)), 0);
 	ck_assert_uint_eq(s->size, sizeof(struct urcu_stats));
 	ck_assert(URCU_STATS_HAS(s, membarrier));
 	for (i = sizeof(struct urcu_stats); i < sizeof(buf); i++)
 		ck_assert_uint_eq(buf[i], 0);
 
 	errno = 0;
-	ck_assert_int_eq(sf->stats(NULL, sizeof(*s)), -1);
+	ck_assert_int_eq(tf->stats(NULL, sizeof(*s)), -1);
 	ck_assert_int_eq(errno, EINVAL);
 	errno = 0;
-	ck_assert_int_eq(sf->stats(s, 1), -1);
+	ck_assert_int_eq(tf->stats(s, 1), -1);
 	ck_assert_int_eq(errno, EINVAL);
 
 	/* No worker yet in a fresh process; sizing calls need no array. */
-	ck_assert_int_eq(sf->stats_workers(NULL, 0, sizeof(w)), 0);
+	ck_assert_int_eq(tf->stats_workers(NULL, 0, sizeof(w)), 0);
 	errno = 0;
-	ck_assert_int_eq(sf->stats_workers(NULL, 1, sizeof(w)), -1);
+	ck_assert_int_eq(tf->stats_workers(NULL, 1, sizeof(w)), -1);
 	ck_assert_int_eq(errno, EINVAL);
 	errno = 0;
-	ck_assert_int_eq(sf->stats_workers(&w, 1, 1), -1);
+	ck_assert_int_eq(tf->stats_workers(&w, 1, 1), -1);
 	ck_assert_int_eq(errno, EINVAL);
 }
 END_TEST
@@ -247,15 +247,15 @@ END_TEST
 #define N_SYNC 5
 
 /* Run N_SYNC grace periods, with the statistics before and after. */
-static void run_grace_periods(const struct stats_flavor *sf,
+static void run_grace_periods(const struct test_flavor *tf,
 			      struct urcu_stats *before, struct urcu_stats *after)
 {
 	int i;
 
-	*before = get_stats(sf);
+	*before = get_stats(tf);
 	for (i = 0; i < N_SYNC; i++)
-		sf->fl->update_synchronize_rcu();
-	*after = get_stats(sf);
+		tf->fl->update_synchronize_rcu();
+	*after = get_stats(tf);
 }
 
 /*
@@ -265,12 +265,12 @@ static void run_grace_periods(const struct stats_flavor *sf,
  */
 START_TEST(test_grace_periods)
 {
-	const struct stats_flavor *sf = &stats_flavors[_i];
+	const struct test_flavor *tf = &test_flavors[_i];
 	struct urcu_stats before, after;
 
-	sf->fl->register_thread();
-	run_grace_periods(sf, &before, &after);
-	sf->fl->unregister_thread();
+	tf->fl->register_thread();
+	run_grace_periods(tf, &before, &after);
+	tf->fl->unregister_thread();
 
 	ck_assert_uint_eq(delta(after, before, gp_completed), N_SYNC);
 	ck_assert_uint_eq(delta(after, before, sync_calls), N_SYNC);
@@ -288,10 +288,10 @@ END_TEST
  */
 START_TEST(test_grace_periods_no_reader_untimed)
 {
-	const struct stats_flavor *sf = &stats_flavors[_i];
+	const struct test_flavor *tf = &test_flavors[_i];
 	struct urcu_stats before, after;
 
-	run_grace_periods(sf, &before, &after);
+	run_grace_periods(tf, &before, &after);
 	ck_assert_uint_eq(before.readers, 0);
 
 	ck_assert_uint_eq(delta(after, before, gp_completed), N_SYNC);
@@ -306,27 +306,27 @@ END_TEST
 /* A grace period held by a reader: in-progress age, then max latency. */
 START_TEST(test_gp_latency)
 {
-	const struct stats_flavor *sf = &stats_flavors[_i];
+	const struct test_flavor *tf = &test_flavors[_i];
 	struct urcu_stats before, during, after;
 	struct reader h;
 	struct syncer a;
 	uint64_t first;
 
-	before = get_stats(sf);
+	before = get_stats(tf);
 	ck_assert_uint_eq(before.gp_current_ns, 0);
-	holder_start(&h, sf);
-	syncer_start(&a, sf);
-	first = wait_gp_running(sf);
+	holder_start(&h, tf);
+	syncer_start(&a, tf);
+	first = wait_gp_running(tf);
 	ck_assert_msg(first > 0, "[%s] grace period never seen running",
-		      sf->name);
+		      tf->name);
 	harness_sleep_ms(LATENCY_MS);
-	during = get_stats(sf);
+	during = get_stats(tf);
 	ck_assert_uint_ge(during.gp_current_ns, LATENCY_MS * MS);
 	ck_assert_uint_eq(delta(during, before, gp_completed), 0);
 	ck_assert_int_eq(atomic_load(&a.done), 0);
 	reader_stop(&h);
 	harness_join(a.tid);
-	after = get_stats(sf);
+	after = get_stats(tf);
 
 	ck_assert_uint_eq(after.gp_current_ns, 0);
 	ck_assert_uint_eq(delta(after, before, gp_completed), 1);
@@ -343,28 +343,28 @@ END_TEST
  */
 START_TEST(test_gp_sharing)
 {
-	const struct stats_flavor *sf = &stats_flavors[_i];
+	const struct test_flavor *tf = &test_flavors[_i];
 	struct urcu_stats before, after;
 	struct reader h;
 	struct syncer a, b, c;
 	bool blocked;
 
-	before = get_stats(sf);
-	holder_start(&h, sf);
-	syncer_start(&a, sf);
-	ck_assert_msg(wait_gp_running(sf) > 0,
-		      "[%s] grace period never seen running", sf->name);
-	syncer_start(&b, sf);
-	syncer_start(&c, sf);
+	before = get_stats(tf);
+	holder_start(&h, tf);
+	syncer_start(&a, tf);
+	ck_assert_msg(wait_gp_running(tf) > 0,
+		      "[%s] grace period never seen running", tf->name);
+	syncer_start(&b, tf);
+	syncer_start(&c, tf);
 	blocked = syncer_wait_blocked(&b) && syncer_wait_blocked(&c);
 	reader_stop(&h);
 	harness_join(a.tid);
 	harness_join(b.tid);
 	harness_join(c.tid);
-	after = get_stats(sf);
+	after = get_stats(tf);
 
 	ck_assert_msg(blocked, "[%s] the late callers never blocked in "
-		      "synchronize_rcu()", sf->name);
+		      "synchronize_rcu()", tf->name);
 	ck_assert_uint_eq(delta(after, before, sync_calls), 3);
 	ck_assert_uint_eq(delta(after, before, gp_completed), 2);
 	ck_assert_uint_eq(delta(after, before, sync_shared), 1);
@@ -376,7 +376,7 @@ END_TEST
  */
 
 struct reg_ctx {
-	const struct stats_flavor *sf;
+	const struct test_flavor *tf;
 	atomic_int registered;
 	atomic_int release;
 	atomic_int unregistered;
@@ -386,23 +386,23 @@ struct reg_ctx {
 static void *reg_fn(void *arg)
 {
 	struct reg_ctx *c = arg;
-	const struct rcu_flavor_struct *fl = c->sf->fl;
+	const struct rcu_flavor_struct *fl = c->tf->fl;
 
-	if (c->sf->is_bp) {
+	if (c->tf->is_bp) {
 		/* bp registers on first use and unregisters at exit. */
 		fl->read_lock();
 		fl->read_unlock();
 	} else {
 		fl->register_thread();
 	}
-	if (c->sf->is_qsbr)
+	if (c->tf->is_qsbr)
 		fl->thread_offline();
 	atomic_store(&c->registered, 1);
 	if (!harness_wait_flag(&c->release))
 		harness_log_fail(&c->log, "reader: never released");
-	if (c->sf->is_qsbr)
+	if (c->tf->is_qsbr)
 		fl->thread_online();
-	if (!c->sf->is_bp)
+	if (!c->tf->is_bp)
 		fl->unregister_thread();
 	atomic_store(&c->unregistered, 1);
 	return NULL;
@@ -410,21 +410,21 @@ static void *reg_fn(void *arg)
 
 START_TEST(test_readers)
 {
-	const struct stats_flavor *sf = &stats_flavors[_i];
+	const struct test_flavor *tf = &test_flavors[_i];
 	struct urcu_stats before, during, after;
 	struct reg_ctx c;
 	pthread_t tid;
 
 	memset(&c, 0, sizeof(c));
-	c.sf = sf;
-	before = get_stats(sf);
+	c.tf = tf;
+	before = get_stats(tf);
 	harness_spawn(&tid, reg_fn, &c);
 	ck_assert(harness_wait_flag(&c.registered));
-	during = get_stats(sf);
+	during = get_stats(tf);
 	atomic_store(&c.release, 1);
 	harness_join(tid);
-	after = get_stats(sf);
-	harness_assert_log_clean(&c.log, sf->name);
+	after = get_stats(tf);
+	harness_assert_log_clean(&c.log, tf->name);
 
 	ck_assert_uint_eq(during.readers, before.readers + 1);
 	ck_assert_uint_eq(delta(during, before, registrations), 1);
@@ -442,29 +442,29 @@ END_TEST
  * run_grace_periods() while another thread is registered and enters no
  * section (qsbr: offline) until they are done.
  */
-static void run_grace_periods_idle_reader(const struct stats_flavor *sf,
+static void run_grace_periods_idle_reader(const struct test_flavor *tf,
 		struct urcu_stats *before, struct urcu_stats *after)
 {
 	struct reg_ctx c;
 	pthread_t tid;
 
 	memset(&c, 0, sizeof(c));
-	c.sf = sf;
+	c.tf = tf;
 	harness_spawn(&tid, reg_fn, &c);
 	ck_assert(harness_wait_flag(&c.registered));
-	run_grace_periods(sf, before, after);
+	run_grace_periods(tf, before, after);
 	atomic_store(&c.release, 1);
 	harness_join(tid);
-	harness_assert_log_clean(&c.log, sf->name);
+	harness_assert_log_clean(&c.log, tf->name);
 }
 
 /* Does a grace period of this flavor interrupt running readers? */
-static bool barrier_interrupts(const struct stats_flavor *sf)
+static bool barrier_interrupts(const struct test_flavor *tf)
 {
-	if (sf == &stats_flavors[SF_SIGNAL])
+	if (tf->is_signal)
 		return true;
-	return sf->uses_membarrier
-	       && get_stats(sf).membarrier == URCU_STATS_MEMBARRIER_SYSCALL;
+	return tf->has_sys_membarrier
+	       && get_stats(tf).membarrier == URCU_STATS_MEMBARRIER_SYSCALL;
 }
 
 /*
@@ -477,16 +477,16 @@ static bool barrier_interrupts(const struct stats_flavor *sf)
  */
 START_TEST(test_busy_reader_not_interrupted)
 {
-	const struct stats_flavor *sf = &stats_flavors[_i];
+	const struct test_flavor *tf = &test_flavors[_i];
 	double deadline = harness_deadline(HARNESS_WAIT_S);
 	struct urcu_stats before, after;
 	struct reader sp;
 
-	reader_start(&sp, sf, spinner_fn, "spinning reader");
-	before = get_stats(sf);
+	reader_start(&sp, tf, spinner_fn, "spinning reader");
+	before = get_stats(tf);
 	do {
-		sf->fl->update_synchronize_rcu();
-		after = get_stats(sf);
+		tf->fl->update_synchronize_rcu();
+		after = get_stats(tf);
 	} while (delta(after, before, gp_reader_barriers)
 		 == delta(after, before, gp_completed)
 		 && !harness_past(deadline));
@@ -495,9 +495,9 @@ START_TEST(test_busy_reader_not_interrupted)
 	ck_assert_msg(delta(after, before, gp_reader_barriers)
 		      < delta(after, before, gp_completed),
 		      "[%s] all %llu grace periods interrupted a reader that "
-		      "kept entering sections", sf->name,
+		      "kept entering sections", tf->name,
 		      (unsigned long long) delta(after, before, gp_completed));
-	if (!barrier_interrupts(sf))
+	if (!barrier_interrupts(tf))
 		ck_assert_uint_eq(delta(after, before, gp_reader_barriers), 0);
 }
 END_TEST
@@ -517,7 +517,7 @@ END_TEST
 #define WATCH_GPS	20
 
 struct stepper {
-	const struct stats_flavor *sf;
+	const struct test_flavor *tf;
 	pthread_t tid;
 	atomic_uint asked;	/* sections asked for */
 	atomic_uint ran;	/* sections run */
@@ -528,7 +528,7 @@ struct stepper {
 static void *stepper_fn(void *arg)
 {
 	struct stepper *st = arg;
-	const struct rcu_flavor_struct *fl = st->sf->fl;
+	const struct rcu_flavor_struct *fl = st->tf->fl;
 	unsigned int ran = 0;
 
 	fl->register_thread();
@@ -554,9 +554,9 @@ static long own_voluntary_switches(void)
 
 START_TEST(test_signal_watch_sleeps)
 {
-	const struct stats_flavor *sf = &stats_flavors[SF_SIGNAL];
+	const struct test_flavor *tf = &test_flavors[TF_SIGNAL];
 	double deadline = harness_deadline(HARNESS_WAIT_S);
-	struct stepper st = { .sf = sf };
+	struct stepper st = { .tf = tf };
 	long switches = 0;
 	unsigned int i;
 
@@ -570,13 +570,13 @@ START_TEST(test_signal_watch_sleeps)
 		ck_assert_msg(atomic_load(&st.ran) == i,
 			      "signal: reader never ran its section");
 		before = own_voluntary_switches();
-		sf->fl->update_synchronize_rcu();
+		tf->fl->update_synchronize_rcu();
 		if (i > 1 && own_voluntary_switches() > before)
 			switches++;
 	}
 	atomic_store(&st.stop, 1);
 	harness_join(st.tid);
-	harness_assert_log_clean(&st.log, sf->name);
+	harness_assert_log_clean(&st.log, tf->name);
 
 	ck_assert_msg(switches == WATCH_GPS, "signal: only %ld of %d grace "
 		      "periods that watched a busy reader slept", switches,
@@ -593,14 +593,14 @@ END_TEST
  */
 START_TEST(test_idle_reader_interrupted_once)
 {
-	const struct stats_flavor *sf = &stats_flavors[_i];
+	const struct test_flavor *tf = &test_flavors[_i];
 	struct urcu_stats before, after;
 
-	run_grace_periods_idle_reader(sf, &before, &after);
+	run_grace_periods_idle_reader(tf, &before, &after);
 
 	ck_assert_uint_eq(delta(after, before, gp_completed), N_SYNC);
 	ck_assert_uint_eq(delta(after, before, gp_reader_barriers),
-			  barrier_interrupts(sf) ? 1 : 0);
+			  barrier_interrupts(tf) ? 1 : 0);
 }
 END_TEST
 
@@ -613,13 +613,13 @@ END_TEST
  */
 START_TEST(test_idle_reader_timing)
 {
-	const struct stats_flavor *sf = &stats_flavors[_i];
+	const struct test_flavor *tf = &test_flavors[_i];
 	struct urcu_stats before, after;
 
-	run_grace_periods_idle_reader(sf, &before, &after);
+	run_grace_periods_idle_reader(tf, &before, &after);
 
 	ck_assert_uint_eq(delta(after, before, gp_completed), N_SYNC);
-	if (barrier_interrupts(sf))
+	if (barrier_interrupts(tf))
 		ck_assert_uint_gt(delta(after, before, gp_total_ns), 0);
 	else
 		ck_assert_uint_eq(delta(after, before, gp_total_ns), 0);
@@ -633,14 +633,14 @@ END_TEST
  */
 START_TEST(test_caller_not_interrupted)
 {
-	const struct stats_flavor *sf = &stats_flavors[_i];
+	const struct test_flavor *tf = &test_flavors[_i];
 	struct urcu_stats before, after;
 
-	sf->fl->register_thread();
-	sf->fl->read_lock();
-	sf->fl->read_unlock();
-	run_grace_periods(sf, &before, &after);
-	sf->fl->unregister_thread();
+	tf->fl->register_thread();
+	tf->fl->read_lock();
+	tf->fl->read_unlock();
+	run_grace_periods(tf, &before, &after);
+	tf->fl->unregister_thread();
 
 	ck_assert_uint_eq(delta(after, before, gp_completed), N_SYNC);
 	ck_assert_uint_eq(delta(after, before, gp_reader_barriers), 0);
@@ -653,20 +653,20 @@ END_TEST
  */
 START_TEST(test_busy_reader_does_not_release_holder)
 {
-	const struct stats_flavor *sf = &stats_flavors[_i];
+	const struct test_flavor *tf = &test_flavors[_i];
 	struct reader sp;
 	struct reader h;
 	struct syncer a;
 
-	holder_start(&h, sf);
-	reader_start(&sp, sf, spinner_fn, "spinning reader");
-	syncer_start(&a, sf);
-	ck_assert_msg(wait_gp_running(sf) > 0,
-		      "[%s] grace period never seen running", sf->name);
+	holder_start(&h, tf);
+	reader_start(&sp, tf, spinner_fn, "spinning reader");
+	syncer_start(&a, tf);
+	ck_assert_msg(wait_gp_running(tf) > 0,
+		      "[%s] grace period never seen running", tf->name);
 	harness_sleep_ms(LATENCY_MS);
 	ck_assert_msg(!atomic_load(&a.done),
 		      "[%s] grace period ended with a reader inside a section "
-		      "entered before it", sf->name);
+		      "entered before it", tf->name);
 	reader_stop(&h);
 	harness_join(a.tid);
 	reader_stop(&sp);
@@ -689,32 +689,32 @@ END_TEST
 
 START_TEST(test_reader_wakes_sleeping_updater)
 {
-	const struct stats_flavor *sf = &stats_flavors[_i];
-	bool wakes = !barrier_interrupts(sf);
+	const struct test_flavor *tf = &test_flavors[_i];
+	bool wakes = !barrier_interrupts(tf);
 	struct urcu_stats before, after;
 	int try;
 
-	before = get_stats(sf);
+	before = get_stats(tf);
 	after = before;
 	for (try = 0; try < (wakes ? WAKE_TRIES : 1); try++) {
 		struct reader h;
 		struct syncer a;
 
-		holder_start(&h, sf);
-		syncer_start(&a, sf);
-		ck_assert_msg(wait_gp_running(sf) > 0,
-			      "[%s] grace period never seen running", sf->name);
+		holder_start(&h, tf);
+		syncer_start(&a, tf);
+		ck_assert_msg(wait_gp_running(tf) > 0,
+			      "[%s] grace period never seen running", tf->name);
 		harness_sleep_ms(WAKE_WAIT_MS);
 		reader_stop(&h);
 		harness_join(a.tid);
-		after = get_stats(sf);
+		after = get_stats(tf);
 		if (delta(after, before, gp_reader_wakeups))
 			break;
 	}
 	if (wakes)
 		ck_assert_msg(delta(after, before, gp_reader_wakeups) >= 1,
 			      "[%s] no grace period was woken by the reader "
-			      "it waited for in %d tries", sf->name,
+			      "it waited for in %d tries", tf->name,
 			      WAKE_TRIES);
 	else
 		ck_assert_uint_eq(delta(after, before, gp_reader_wakeups), 0);
@@ -725,8 +725,9 @@ END_TEST
  * An updater polling a reader that holds the grace period sleeps with a
  * timer slack of at most an eighth of the poll (rcu/src/gp-poll-sleep.h),
  * whatever its own, and gets its own back afterwards; so does one that
- * sleeps on the futex with the poll as its timeout (mb).  QSBR sleeps on
- * a futex its readers always wake instead, with no timeout.
+ * sleeps on the futex with the poll as its timeout (mb).  QSBR does not
+ * poll: it sleeps on a futex its readers always wake, with no timeout,
+ * so it leaves the slack alone (test_qsbr_sleep_keeps_timer_slack).
  */
 #define SLACK_OWN_NS	(10L * 1000 * 1000)
 #define SLACK_POLL_MAX_NS	(1000L * 1000 / 8)
@@ -734,7 +735,7 @@ END_TEST
 #define SLACK_RAMP_MS		20
 
 struct slack_syncer {
-	const struct stats_flavor *sf;
+	const struct test_flavor *tf;
 	atomic_int os_tid;
 	atomic_int done;	/* synchronize_rcu() returned */
 	long after;		/* the thread's slack after synchronize_rcu() */
@@ -746,7 +747,7 @@ static void *slack_syncer_fn(void *arg)
 
 	(void) prctl(PR_SET_TIMERSLACK, (unsigned long) SLACK_OWN_NS, 0, 0, 0);
 	atomic_store(&s->os_tid, (int) syscall(SYS_gettid));
-	s->sf->fl->update_synchronize_rcu();
+	s->tf->fl->update_synchronize_rcu();
 	s->after = prctl(PR_GET_TIMERSLACK, 0, 0, 0, 0);
 	atomic_store(&s->done, 1);
 	return NULL;
@@ -776,12 +777,12 @@ static long task_timer_slack(int tid)
  * @r.  Expects the updater seen asleep with a timer slack of at most
  * SLACK_POLL_MAX_NS, and its own slack back afterwards.
  */
-static void expect_tight_poll_sleeps(const struct stats_flavor *sf,
+static void expect_tight_poll_sleeps(const struct test_flavor *tf,
 				     struct reader *r, const char *why)
 {
 	/* Half the reader's patience, so that a failure reports here. */
 	double deadline = harness_deadline(HARNESS_WAIT_S / 2);
-	struct slack_syncer s = { .sf = sf };
+	struct slack_syncer s = { .tf = tf };
 	long seen = -1, ns;
 	pthread_t tid;
 	int os_tid, early;
@@ -814,22 +815,72 @@ static void expect_tight_poll_sleeps(const struct stats_flavor *sf,
 	harness_join(tid);
 
 	ck_assert_msg(!early, "[%s] synchronize_rcu() returned while %s",
-		      sf->name, why);
+		      tf->name, why);
 	ck_assert_msg(seen >= 0, "[%s] polling updater never seen with a "
-		      "timer slack <= %ld ns while %s", sf->name,
+		      "timer slack <= %ld ns while %s", tf->name,
 		      SLACK_POLL_MAX_NS, why);
 	ck_assert_int_eq(s.after, SLACK_OWN_NS);
 }
 
+/* Looped over the flavors that poll: all but QSBR. */
 START_TEST(test_poll_sleep_timer_slack)
 {
-	const struct stats_flavor *sf = &stats_flavors[_i];
+	const struct test_flavor *tf = &test_flavors[_i];
 	struct reader h;
 
-	if (sf->is_qsbr)
-		return;
-	holder_start(&h, sf);
-	expect_tight_poll_sleeps(sf, &h, "a reader was inside a section");
+	ck_assert(!tf->is_qsbr);
+	holder_start(&h, tf);
+	expect_tight_poll_sleeps(tf, &h, "a reader was inside a section");
+}
+END_TEST
+
+/* How long the QSBR updater's slack is watched while it waits. */
+#define SLACK_WATCH_MS		50
+
+/*
+ * QSBR: an updater waiting for a reader that holds the grace period
+ * sleeps (on the futex), and its timer slack stays its own all along,
+ * since it has no polling sleep to tighten.
+ */
+START_TEST(test_qsbr_sleep_keeps_timer_slack)
+{
+	const struct test_flavor *tf = &test_flavors[TF_QSBR];
+	double deadline = harness_deadline(HARNESS_WAIT_S / 2);
+	struct slack_syncer s = { .tf = tf };
+	long samples = 0, own = 0, asleep = 0, ns;
+	double watch_end;
+	struct reader h;
+	pthread_t tid;
+	int os_tid, early;
+
+	holder_start(&h, tf);
+	harness_spawn(&tid, slack_syncer_fn, &s);
+	while (!(os_tid = atomic_load(&s.os_tid)) && !harness_past(deadline))
+		harness_sleep_ms(1);
+	/* Past the spin that precedes the sleep (as the polling test). */
+	harness_sleep_ms(SLACK_RAMP_MS);
+	/* Back to back, as in expect_tight_poll_sleeps(). */
+	watch_end = harness_now() + SLACK_WATCH_MS / 1000.0;
+	while (os_tid && harness_now() < watch_end) {
+		ns = task_timer_slack(os_tid);
+		samples++;
+		own += ns == SLACK_OWN_NS;
+		asleep += harness_task_state(os_tid) == 'S';
+		sched_yield();
+	}
+	early = atomic_load(&s.done);
+	reader_stop(&h);
+	harness_join(tid);
+
+	ck_assert_msg(os_tid != 0, "qsbr: the updater never started");
+	ck_assert_msg(!early, "qsbr: synchronize_rcu() returned while a "
+		      "reader was online without a quiescent state");
+	ck_assert_msg(asleep > 0, "qsbr: the waiting updater was never seen "
+		      "asleep in %ld samples", samples);
+	ck_assert_msg(own == samples, "qsbr: the waiting updater's timer slack "
+		      "was not its own in %ld of %ld samples", samples - own,
+		      samples);
+	ck_assert_int_eq(s.after, SLACK_OWN_NS);
 }
 END_TEST
 
@@ -837,7 +888,7 @@ END_TEST
 static void *sigblocker_fn(void *arg)
 {
 	struct reader *b = arg;
-	const struct rcu_flavor_struct *fl = b->sf->fl;
+	const struct rcu_flavor_struct *fl = b->tf->fl;
 	sigset_t all, old;
 
 	fl->register_thread();
@@ -860,11 +911,11 @@ static void *sigblocker_fn(void *arg)
  */
 START_TEST(test_signal_ack_poll_timer_slack)
 {
-	const struct stats_flavor *sf = &stats_flavors[SF_SIGNAL];
+	const struct test_flavor *tf = &test_flavors[TF_SIGNAL];
 	struct reader b;
 
-	reader_start(&b, sf, sigblocker_fn, "signal blocker");
-	expect_tight_poll_sleeps(sf, &b, "a reader had SIGRCU blocked");
+	reader_start(&b, tf, sigblocker_fn, "signal blocker");
+	expect_tight_poll_sleeps(tf, &b, "a reader had SIGRCU blocked");
 }
 END_TEST
 
@@ -878,7 +929,7 @@ END_TEST
  */
 START_TEST(test_signal_ack_wait_leaves_registry_free)
 {
-	const struct stats_flavor *sf = &stats_flavors[SF_SIGNAL];
+	const struct test_flavor *tf = &test_flavors[TF_SIGNAL];
 	double deadline;
 	struct reader b;
 	struct syncer a;
@@ -886,12 +937,12 @@ START_TEST(test_signal_ack_wait_leaves_registry_free)
 	pthread_t tid;
 	int registered, unregistered, early;
 
-	reader_start(&b, sf, sigblocker_fn, "signal blocker");
-	syncer_start(&a, sf);
+	reader_start(&b, tf, sigblocker_fn, "signal blocker");
+	syncer_start(&a, tf);
 	ck_assert_msg(syncer_wait_blocked(&a), "synchronize_rcu() never seen "
 		      "waiting for the blocked reader");
 	memset(&c, 0, sizeof(c));
-	c.sf = sf;
+	c.tf = tf;
 	/* Half the blocker's patience, so that a failure reports here. */
 	deadline = harness_deadline(HARNESS_WAIT_S / 2);
 	harness_spawn(&tid, reg_fn, &c);
@@ -903,7 +954,7 @@ START_TEST(test_signal_ack_wait_leaves_registry_free)
 	reader_stop(&b);
 	harness_join(tid);
 	harness_join(a.tid);
-	harness_assert_log_clean(&c.log, sf->name);
+	harness_assert_log_clean(&c.log, tf->name);
 
 	ck_assert_msg(!early, "synchronize_rcu() returned while a reader had "
 		      "SIGRCU blocked");
@@ -924,7 +975,7 @@ END_TEST
 static void *sigswallow_fn(void *arg)
 {
 	struct reader *b = arg;
-	const struct rcu_flavor_struct *fl = b->sf->fl;
+	const struct rcu_flavor_struct *fl = b->tf->fl;
 	struct timespec tick = { 0, 100 * 1000000L };
 	double deadline = harness_deadline(HARNESS_WAIT_S);
 	sigset_t all, old;
@@ -954,13 +1005,13 @@ static void *sigswallow_fn(void *arg)
  */
 START_TEST(test_signal_lost_is_sent_again)
 {
-	const struct stats_flavor *sf = &stats_flavors[SF_SIGNAL];
+	const struct test_flavor *tf = &test_flavors[TF_SIGNAL];
 	struct reader b;
 	struct syncer a;
 	int done;
 
-	reader_start(&b, sf, sigswallow_fn, "signal swallower");
-	syncer_start(&a, sf);
+	reader_start(&b, tf, sigswallow_fn, "signal swallower");
+	syncer_start(&a, tf);
 	done = harness_wait_flag(&a.done);
 	reader_stop(&b);
 	harness_join(a.tid);
@@ -981,7 +1032,7 @@ static void count_cb(struct rcu_head *head)
 	free(head);
 }
 
-static void queue_callbacks(const struct stats_flavor *sf, int n)
+static void queue_callbacks(const struct test_flavor *tf, int n)
 {
 	int i;
 
@@ -989,18 +1040,18 @@ static void queue_callbacks(const struct stats_flavor *sf, int n)
 		struct rcu_head *head = malloc(sizeof(*head));
 
 		ck_assert_ptr_nonnull(head);
-		sf->fl->update_call_rcu(head, count_cb);
+		tf->fl->update_call_rcu(head, count_cb);
 	}
 }
 
 /* The statistics of the worker running on @thread. */
-static struct urcu_stats_worker find_worker(const struct stats_flavor *sf,
+static struct urcu_stats_worker find_worker(const struct test_flavor *tf,
 					    pthread_t thread)
 {
 	struct urcu_stats_worker w[8];
 	long n, i;
 
-	n = sf->stats_workers(w, 8, sizeof(w[0]));
+	n = tf->stats_workers(w, 8, sizeof(w[0]));
 	ck_assert_int_ge(n, 1);
 	ck_assert_int_le(n, 8);
 	for (i = 0; i < n; i++) {
@@ -1008,7 +1059,7 @@ static struct urcu_stats_worker find_worker(const struct stats_flavor *sf,
 		if (pthread_equal(w[i].thread, thread))
 			return w[i];
 	}
-	ck_abort_msg("[%s] worker not listed", sf->name);
+	ck_abort_msg("[%s] worker not listed", tf->name);
 	return w[0];
 }
 
@@ -1017,29 +1068,29 @@ static struct urcu_stats_worker find_worker(const struct stats_flavor *sf,
 
 START_TEST(test_call_rcu)
 {
-	const struct stats_flavor *sf = &stats_flavors[_i];
+	const struct test_flavor *tf = &test_flavors[_i];
 	struct urcu_stats before, s;
 	struct urcu_stats_worker w;
 	struct call_rcu_data *crdp;
 	struct reader h;
 	pthread_t thread;
 
-	before = get_stats(sf);
-	crdp = sf->create_call_rcu_data(0, -1);
+	before = get_stats(tf);
+	crdp = tf->create_call_rcu_data(0, -1);
 	ck_assert_ptr_nonnull(crdp);
-	thread = sf->get_call_rcu_thread(crdp);
-	sf->set_thread_call_rcu_data(crdp);
+	thread = tf->get_call_rcu_thread(crdp);
+	tf->set_thread_call_rcu_data(crdp);
 
-	queue_callbacks(sf, N_CB);
-	sf->fl->barrier();
+	queue_callbacks(tf, N_CB);
+	tf->fl->barrier();
 	ck_assert_int_eq(atomic_load(&cb_count), N_CB);
-	s = get_stats(sf);
+	s = get_stats(tf);
 	ck_assert_uint_eq(delta(s, before, cb_queued), N_CB);
 	ck_assert_uint_eq(delta(s, before, cb_invoked), N_CB);
 	ck_assert_uint_eq(s.cb_pending, 0);
 	ck_assert_uint_eq(delta(s, before, barrier_calls), 1);
 	ck_assert_uint_eq(delta(s, before, workers), 1);
-	w = find_worker(sf, thread);
+	w = find_worker(tf, thread);
 	ck_assert_uint_eq(w.queued, N_CB);
 	ck_assert_uint_eq(w.invoked, N_CB);
 	ck_assert_uint_eq(w.pending, 0);
@@ -1048,24 +1099,24 @@ START_TEST(test_call_rcu)
 	ck_assert_uint_eq(w.flags, 0);
 
 	/* Held back by a reader, new callbacks stay pending. */
-	holder_start(&h, sf);
-	queue_callbacks(sf, N_HELD);
-	w = find_worker(sf, thread);
+	holder_start(&h, tf);
+	queue_callbacks(tf, N_HELD);
+	w = find_worker(tf, thread);
 	ck_assert_uint_eq(w.queued, N_CB + N_HELD);
 	ck_assert_uint_eq(w.invoked, N_CB);
 	ck_assert_uint_eq(w.pending, N_HELD);
-	ck_assert_uint_eq(get_stats(sf).cb_pending, N_HELD);
+	ck_assert_uint_eq(get_stats(tf).cb_pending, N_HELD);
 	reader_stop(&h);
-	sf->fl->barrier();
-	s = get_stats(sf);
+	tf->fl->barrier();
+	s = get_stats(tf);
 	ck_assert_uint_eq(delta(s, before, cb_invoked), N_CB + N_HELD);
 	ck_assert_uint_eq(s.cb_pending, 0);
 	ck_assert_uint_eq(delta(s, before, barrier_calls), 2);
 
 	/* A freed worker's counts stay in the totals. */
-	sf->set_thread_call_rcu_data(NULL);
-	sf->call_rcu_data_free(crdp);
-	s = get_stats(sf);
+	tf->set_thread_call_rcu_data(NULL);
+	tf->call_rcu_data_free(crdp);
+	s = get_stats(tf);
 	ck_assert_uint_eq(delta(s, before, workers), 0);
 	ck_assert_uint_eq(delta(s, before, cb_queued), N_CB + N_HELD);
 	ck_assert_uint_eq(delta(s, before, cb_invoked), N_CB + N_HELD);
@@ -1075,12 +1126,12 @@ END_TEST
 /* The default worker is flagged as such. */
 START_TEST(test_default_worker)
 {
-	const struct stats_flavor *sf = &stats_flavors[_i];
+	const struct test_flavor *tf = &test_flavors[_i];
 	struct urcu_stats_worker w;
 
-	queue_callbacks(sf, 1);
-	sf->fl->barrier();
-	ck_assert_int_eq(sf->stats_workers(&w, 1, sizeof(w)), 1);
+	queue_callbacks(tf, 1);
+	tf->fl->barrier();
+	ck_assert_int_eq(tf->stats_workers(&w, 1, sizeof(w)), 1);
 	ck_assert_uint_eq(w.flags & URCU_STATS_WORKER_DEFAULT,
 			  URCU_STATS_WORKER_DEFAULT);
 	ck_assert_uint_eq(w.invoked, 1);
@@ -1100,11 +1151,11 @@ static int kernel_has_private_expedited(void)
 
 START_TEST(test_membarrier_mode)
 {
-	const struct stats_flavor *sf = &stats_flavors[_i];
-	struct urcu_stats s = get_stats(sf);
+	const struct test_flavor *tf = &test_flavors[_i];
+	struct urcu_stats s = get_stats(tf);
 	const char *off = getenv("URCU_NO_MEMBARRIER");
 
-	if (!sf->uses_membarrier)
+	if (!tf->has_sys_membarrier)
 		ck_assert_int_eq(s.membarrier, URCU_STATS_MEMBARRIER_UNUSED);
 	else if (kernel_has_private_expedited() && !(off && *off && strcmp(off, "0")))
 		ck_assert_int_eq(s.membarrier, URCU_STATS_MEMBARRIER_SYSCALL);
@@ -1116,21 +1167,21 @@ END_TEST
 /* URCU_NO_MEMBARRIER=1 in a helper: memb and bp report the fallback. */
 START_TEST(test_membarrier_fallback_reported)
 {
-	const struct stats_flavor *sf = &stats_flavors[_i];
-	const char *args[] = { sf->name, "work", NULL };
+	const struct test_flavor *tf = &test_flavors[_i];
+	const char *args[] = { tf->name, "work", NULL };
 	const char *env[] = { "URCU_NO_MEMBARRIER=1", "URCU_STATS", NULL };
 	struct harness_child c;
 	char want[64];
 
 	harness_run_child(&c, "stats_child", args, env);
 	ck_assert_msg(WIFEXITED(c.status) && WEXITSTATUS(c.status) == 0,
-		      "[%s] helper failed (status 0x%x): %s%s", sf->name,
+		      "[%s] helper failed (status 0x%x): %s%s", tf->name,
 		      c.status, c.out, c.err);
 	snprintf(want, sizeof(want), "membarrier=%d ",
-		 sf->uses_membarrier ? URCU_STATS_MEMBARRIER_FALLBACK
+		 tf->has_sys_membarrier ? URCU_STATS_MEMBARRIER_FALLBACK
 				     : URCU_STATS_MEMBARRIER_UNUSED);
 	ck_assert_msg(strncmp(c.out, want, strlen(want)) == 0,
-		      "[%s] expected \"%s...\", got \"%s\"", sf->name, want,
+		      "[%s] expected \"%s...\", got \"%s\"", tf->name, want,
 		      c.out);
 	harness_child_free(&c);
 }
@@ -1144,8 +1195,8 @@ END_TEST
  */
 START_TEST(test_fallback_reader_wakes_updater)
 {
-	const struct stats_flavor *sf = &stats_flavors[_i ? SF_BP : SF_MEMB];
-	const char *args[] = { sf->name, "wake", NULL };
+	const struct test_flavor *tf = &test_flavors[_i ? TF_BP : TF_MEMB];
+	const char *args[] = { tf->name, "wake", NULL };
 	const char *env[] = { "URCU_NO_MEMBARRIER=1", "URCU_STATS", NULL };
 	struct harness_child c;
 	unsigned long long wakeups = 0;
@@ -1153,15 +1204,15 @@ START_TEST(test_fallback_reader_wakes_updater)
 
 	harness_run_child(&c, "stats_child", args, env);
 	ck_assert_msg(WIFEXITED(c.status) && WEXITSTATUS(c.status) == 0,
-		      "[%s] helper failed (status 0x%x): %s%s", sf->name,
+		      "[%s] helper failed (status 0x%x): %s%s", tf->name,
 		      c.status, c.out, c.err);
 	ck_assert_msg(sscanf(c.out, "membarrier=%d wakeups=%llu", &membarrier,
 			     &wakeups) == 2,
-		      "[%s] unexpected output: %s", sf->name, c.out);
+		      "[%s] unexpected output: %s", tf->name, c.out);
 	ck_assert_int_eq(membarrier, URCU_STATS_MEMBARRIER_FALLBACK);
 	ck_assert_msg(wakeups >= 1, "[%s] on the fence fallback, no grace "
 		      "period was woken by the reader it waited for",
-		      sf->name);
+		      tf->name);
 	harness_child_free(&c);
 }
 END_TEST
@@ -1178,8 +1229,8 @@ static void expect_in(const char *what, const char *text, const char *needle)
 
 START_TEST(test_print_at_exit)
 {
-	const struct stats_flavor *sf = &stats_flavors[_i];
-	const char *args[] = { sf->name, "work", NULL };
+	const struct test_flavor *tf = &test_flavors[_i];
+	const char *args[] = { tf->name, "work", NULL };
 	const char *env[] = { "URCU_STATS=1", "URCU_STALL_TIMEOUT", NULL };
 	unsigned long long gp, sync, queued, invoked, barrier;
 	struct harness_child c;
@@ -1188,7 +1239,7 @@ START_TEST(test_print_at_exit)
 
 	harness_run_child(&c, "stats_child", args, env);
 	ck_assert_msg(WIFEXITED(c.status) && WEXITSTATUS(c.status) == 0,
-		      "[%s] helper failed (status 0x%x): %s%s", sf->name,
+		      "[%s] helper failed (status 0x%x): %s%s", tf->name,
 		      c.status, c.out, c.err);
 	ck_assert_int_eq(sscanf(c.out, "membarrier=%d gp=%llu sync=%llu "
 				"queued=%llu invoked=%llu barrier=%llu",
@@ -1202,30 +1253,30 @@ START_TEST(test_print_at_exit)
 
 	/* The same numbers at exit: nothing ran in between. */
 	snprintf(line, sizeof(line), "urcu %s: grace periods: %llu completed, "
-		 "none running\n", sf->name, gp);
-	expect_in(sf->name, c.err, line);
+		 "none running\n", tf->name, gp);
+	expect_in(tf->name, c.err, line);
 	snprintf(line, sizeof(line), "urcu %s: synchronize_rcu: %llu calls, ",
-		 sf->name, sync);
-	expect_in(sf->name, c.err, line);
+		 tf->name, sync);
+	expect_in(tf->name, c.err, line);
 	snprintf(line, sizeof(line), "urcu %s: call_rcu: 4 queued, 4 invoked, "
-		 "0 pending, 1 workers; rcu_barrier: 1 calls\n", sf->name);
-	expect_in(sf->name, c.err, line);
+		 "0 pending, 1 workers; rcu_barrier: 1 calls\n", tf->name);
+	expect_in(tf->name, c.err, line);
 	/* The default worker is a registered reader. */
 	snprintf(line, sizeof(line), "urcu %s: readers: 1 registered, ",
-		 sf->name);
-	expect_in(sf->name, c.err, line);
+		 tf->name);
+	expect_in(tf->name, c.err, line);
 	snprintf(line, sizeof(line), " (default) cpu -1: queued 4, invoked 4, "
 		 "pending 0, batches ");
-	expect_in(sf->name, c.err, line);
-	snprintf(line, sizeof(line), "urcu %s: membarrier: ", sf->name);
-	expect_in(sf->name, c.err, line);
+	expect_in(tf->name, c.err, line);
+	snprintf(line, sizeof(line), "urcu %s: membarrier: ", tf->name);
+	expect_in(tf->name, c.err, line);
 	/* Every flavor library in the process reports, once. */
-	for (i = 0; i < N_STATS_FLAVORS; i++) {
+	for (i = 0; i < N_TEST_FLAVORS; i++) {
 		snprintf(line, sizeof(line), "urcu %s: grace periods: ",
-			 stats_flavors[i].name);
+			 test_flavors[i].name);
 		ck_assert_msg(harness_count(c.err, line) == 1,
 			      "[%s] expected one \"%s\" line in:\n%s",
-			      sf->name, line, c.err);
+			      tf->name, line, c.err);
 	}
 	harness_child_free(&c);
 }
@@ -1253,19 +1304,19 @@ END_TEST
 /* rcu_stats_print() on any stream, in the same format. */
 START_TEST(test_print_to_stream)
 {
-	const struct stats_flavor *sf = &stats_flavors[_i];
+	const struct test_flavor *tf = &test_flavors[_i];
 	char *text = NULL, want[64];
 	size_t len = 0;
 	FILE *f = open_memstream(&text, &len);
 
 	ck_assert_ptr_nonnull(f);
-	sf->fl->update_synchronize_rcu();
-	sf->stats_print(f);
+	tf->fl->update_synchronize_rcu();
+	tf->stats_print(f);
 	ck_assert_int_eq(fclose(f), 0);
-	snprintf(want, sizeof(want), "urcu %s: grace periods: ", sf->name);
-	expect_in(sf->name, text, want);
-	snprintf(want, sizeof(want), "urcu %s: stall warnings: 0\n", sf->name);
-	expect_in(sf->name, text, want);
+	snprintf(want, sizeof(want), "urcu %s: grace periods: ", tf->name);
+	expect_in(tf->name, text, want);
+	snprintf(want, sizeof(want), "urcu %s: stall warnings: 0\n", tf->name);
+	expect_in(tf->name, text, want);
 	free(text);
 }
 END_TEST
@@ -1276,8 +1327,8 @@ END_TEST
 
 START_TEST(test_stall_warning)
 {
-	const struct stats_flavor *sf = &stats_flavors[_i];
-	const char *args[] = { sf->name, "stall", NULL };
+	const struct test_flavor *tf = &test_flavors[_i];
+	const char *args[] = { tf->name, "stall", NULL };
 	const char *env[] = { "URCU_STALL_TIMEOUT=1", "URCU_STATS", NULL };
 	struct harness_child c;
 	char line[200];
@@ -1286,24 +1337,24 @@ START_TEST(test_stall_warning)
 
 	harness_run_child(&c, "stats_child", args, env);
 	ck_assert_msg(WIFEXITED(c.status) && WEXITSTATUS(c.status) == 0,
-		      "[%s] helper failed (status 0x%x): %s%s", sf->name,
+		      "[%s] helper failed (status 0x%x): %s%s", tf->name,
 		      c.status, c.out, c.err);
 	ck_assert_int_eq(sscanf(c.out, "reader=0x%lx lwp=%ld", &tid, &lwp), 2);
-	expect_in(sf->name, c.out, "stall_warnings=1\n");
+	expect_in(tf->name, c.out, "stall_warnings=1\n");
 
 	snprintf(line, sizeof(line), "urcu: stall: %s grace period blocked for ",
-		 sf->name);
+		 tf->name);
 	ck_assert_msg(harness_count(c.err, line) == 1,
-		      "[%s] expected one warning line, got:\n%s", sf->name,
+		      "[%s] expected one warning line, got:\n%s", tf->name,
 		      c.err);
 	snprintf(line, sizeof(line), " s by thread 0x%lx (LWP %ld): %s\n", tid,
-		 lwp, sf->is_qsbr ? "online without a quiescent state since "
+		 lwp, tf->is_qsbr ? "online without a quiescent state since "
 				    "the grace period began"
 				  : "inside a read-side critical section");
-	expect_in(sf->name, c.err, line);
+	expect_in(tf->name, c.err, line);
 	snprintf(line, sizeof(line), "urcu: stall: %s grace period still "
-		 "waiting for 1 thread(s) after ", sf->name);
-	expect_in(sf->name, c.err, line);
+		 "waiting for 1 thread(s) after ", tf->name);
+	expect_in(tf->name, c.err, line);
 	harness_child_free(&c);
 }
 END_TEST
@@ -1374,33 +1425,36 @@ static Suite *stats_suite(void)
 	TCase *tc;
 
 	tc = harness_tcase(s, "api", 30);
-	tcase_add_loop_test(tc, test_api, 0, N_STATS_FLAVORS);
-	tcase_add_loop_test(tc, test_print_to_stream, 0, N_STATS_FLAVORS);
+	tcase_add_loop_test(tc, test_api, 0, N_TEST_FLAVORS);
+	tcase_add_loop_test(tc, test_print_to_stream, 0, N_TEST_FLAVORS);
 
 	tc = harness_tcase(s, "counters", 30);
-	tcase_add_loop_test(tc, test_grace_periods, 0, N_STATS_FLAVORS);
+	tcase_add_loop_test(tc, test_grace_periods, 0, N_TEST_FLAVORS);
 	tcase_add_loop_test(tc, test_grace_periods_no_reader_untimed, 0,
-			    N_STATS_FLAVORS);
-	tcase_add_loop_test(tc, test_gp_latency, 0, N_STATS_FLAVORS);
-	tcase_add_loop_test(tc, test_gp_sharing, 0, N_STATS_FLAVORS);
-	tcase_add_loop_test(tc, test_readers, 0, N_STATS_FLAVORS);
-	tcase_add_loop_test(tc, test_call_rcu, 0, N_STATS_FLAVORS);
-	tcase_add_loop_test(tc, test_default_worker, 0, N_STATS_FLAVORS);
-	tcase_add_loop_test(tc, test_membarrier_mode, 0, N_STATS_FLAVORS);
+			    N_TEST_FLAVORS);
+	tcase_add_loop_test(tc, test_gp_latency, 0, N_TEST_FLAVORS);
+	tcase_add_loop_test(tc, test_gp_sharing, 0, N_TEST_FLAVORS);
+	tcase_add_loop_test(tc, test_readers, 0, N_TEST_FLAVORS);
+	tcase_add_loop_test(tc, test_call_rcu, 0, N_TEST_FLAVORS);
+	tcase_add_loop_test(tc, test_default_worker, 0, N_TEST_FLAVORS);
+	tcase_add_loop_test(tc, test_membarrier_mode, 0, N_TEST_FLAVORS);
 	tcase_add_loop_test(tc, test_busy_reader_not_interrupted, 0,
-			    N_STATS_FLAVORS);
+			    N_TEST_FLAVORS);
 	tcase_add_test(tc, test_signal_watch_sleeps);
 	tcase_add_loop_test(tc, test_idle_reader_interrupted_once, 0,
-			    N_STATS_FLAVORS);
-	tcase_add_loop_test(tc, test_idle_reader_timing, 0, N_STATS_FLAVORS);
+			    N_TEST_FLAVORS);
+	tcase_add_loop_test(tc, test_idle_reader_timing, 0, N_TEST_FLAVORS);
 	tcase_add_loop_test(tc, test_caller_not_interrupted, 0,
-			    N_STATS_FLAVORS);
+			    N_TEST_FLAVORS);
 	tcase_add_loop_test(tc, test_reader_wakes_sleeping_updater, 0,
-			    N_STATS_FLAVORS);
+			    N_TEST_FLAVORS);
 	tcase_add_loop_test(tc, test_busy_reader_does_not_release_holder, 0,
-			    N_STATS_FLAVORS);
-	tcase_add_loop_test(tc, test_poll_sleep_timer_slack, 0,
-			    N_STATS_FLAVORS);
+			    N_TEST_FLAVORS);
+	/* QSBR does not poll: test_qsbr_sleep_keeps_timer_slack instead. */
+	tcase_add_loop_test(tc, test_poll_sleep_timer_slack, 0, TF_QSBR);
+	tcase_add_loop_test(tc, test_poll_sleep_timer_slack, TF_QSBR + 1,
+			    N_TEST_FLAVORS);
+	tcase_add_test(tc, test_qsbr_sleep_keeps_timer_slack);
 	tcase_add_test(tc, test_signal_ack_poll_timer_slack);
 	tcase_add_test(tc, test_signal_ack_wait_leaves_registry_free);
 	tcase_add_test(tc, test_signal_lost_is_sent_again);
@@ -1408,12 +1462,12 @@ static Suite *stats_suite(void)
 	tc = harness_tcase(s, "process", 30);
 	tcase_add_loop_test(tc, test_fallback_reader_wakes_updater, 0, 2);
 	tcase_add_loop_test(tc, test_membarrier_fallback_reported, 0,
-			    N_STATS_FLAVORS);
-	tcase_add_loop_test(tc, test_print_at_exit, 0, N_STATS_FLAVORS);
+			    N_TEST_FLAVORS);
+	tcase_add_loop_test(tc, test_print_at_exit, 0, N_TEST_FLAVORS);
 	tcase_add_test(tc, test_no_print_by_default);
 
 	tc = harness_tcase(s, "stall", 30);
-	tcase_add_loop_test(tc, test_stall_warning, 0, N_STATS_FLAVORS);
+	tcase_add_loop_test(tc, test_stall_warning, 0, N_TEST_FLAVORS);
 	tcase_add_test(tc, test_stall_signal_blocked);
 	tcase_add_test(tc, test_stall_disabled);
 	tcase_add_test(tc, test_stall_bad_setting);

@@ -1,16 +1,22 @@
 /*
  * Check suite "wfcqueue": the wait-free concurrent queue (<urcu/wfcqueue.h>).
  *
- * TCase "api": single-threaded semantics (return codes, FIFO order, state
- * flags, splice, iteration, and the WOULDBLOCK paths, reached by building a
- * half-linked queue by hand through the public structure fields).
+ * TCase "api": single-threaded semantics: what every stack and queue has
+ * (empty queue, return codes, FIFO order with state flags, node reuse),
+ * run by tests/harness/sq_api.c from the queue's struct sq_ops, then
+ * what is the queue's own (splice, iteration, and the WOULDBLOCK paths,
+ * reached by building a half-linked queue by hand through the public
+ * structure fields).
  * TCase "concurrent": multi-threaded stress; every value must be dequeued
  * exactly once and each producer's values must come out in its order.
  *
- * Conventions (engineering notes, section 3): fork mode; worker threads
- * never call ck_assert, they record failures (tests/harness/harness.h)
- * and the test thread asserts after pthread_join; stress phases last a
- * time budget scaled by CK_TIMEOUT_MULTIPLIER and never assert on speed.
+ * Conventions: fork mode, so that a crash or a sanitizer report is
+ * charged to its own test and no thread outlives it; worker threads never
+ * call ck_assert (without fork mode it would longjmp across threads),
+ * they record failures (tests/harness/harness.h) and the test thread
+ * asserts after pthread_join; stress phases last a time budget scaled by
+ * CK_TIMEOUT_MULTIPLIER (sanitizers run several times slower) and never
+ * assert on speed.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -26,10 +32,11 @@
 #include <urcu/wfcqueue.h>
 
 #include "harness/harness.h"
+#include "harness/sq.h"
 #include "harness/sq_stress.h"
 
 /* ------------------------------------------------------------------------
- * Utilities shared by the tests of this file.
+ * The queue as tests/harness/sq.h describes it.
  */
 
 /* A queued value. */
@@ -38,37 +45,121 @@ struct item {
 	struct sq_item sq;	/* Value, and stress-test state. */
 };
 
+/* The queue under test. */
+struct queue {
+	struct cds_wfcq_head head;
+	struct cds_wfcq_tail tail;
+};
+
 static struct item *to_item(struct cds_wfcq_node *node)
 {
 	return caa_container_of(node, struct item, node);
 }
 
+static struct cds_wfcq_node *node_of(struct sq_item *it)
+{
+	return &caa_container_of(it, struct item, sq)->node;
+}
+
+static struct sq_item *item_of(struct cds_wfcq_node *node)
+{
+	return node ? &to_item(node)->sq : NULL;
+}
+
+static void q_init(void *ds)
+{
+	struct queue *q = ds;
+
+	cds_wfcq_init(&q->head, &q->tail);
+}
+
+static void q_destroy(void *ds)
+{
+	struct queue *q = ds;
+
+	cds_wfcq_destroy(&q->head, &q->tail);
+}
+
+static void q_node_init(struct sq_item *it)
+{
+	cds_wfcq_node_init(node_of(it));
+}
+
+static bool q_put(void *ds, struct sq_item *it)
+{
+	struct queue *q = ds;
+
+	return cds_wfcq_enqueue(&q->head, &q->tail, node_of(it));
+}
+
+static struct sq_item *q_take_one(void *ds)
+{
+	struct queue *q = ds;
+
+	return item_of(cds_wfcq_dequeue_blocking(&q->head, &q->tail));
+}
+
+static struct sq_item *q_take_with_state(void *ds, bool *last)
+{
+	struct queue *q = ds;
+	struct cds_wfcq_node *node;
+	int state;
+
+	node = cds_wfcq_dequeue_with_state_blocking(&q->head, &q->tail,
+						    &state);
+	*last = state & CDS_WFCQ_STATE_LAST;
+	return item_of(node);
+}
+
+static bool q_empty(void *ds)
+{
+	struct queue *q = ds;
+
+	return cds_wfcq_empty(&q->head, &q->tail);
+}
+
+/* The stress runs' consumers (TCase "concurrent"). */
+static unsigned long stress_take(struct sq_consumer *c);
+static void consumer_begin(struct sq_consumer *c);
+static void consumer_end(struct sq_consumer *c);
+
+static const struct sq_ops queue_ops = {
+	.name = "wfcqueue",
+	.fifo = true,
+	.node_size = sizeof(struct item),
+	.item_offset = offsetof(struct item, sq),
+	.ds_size = sizeof(struct queue),
+	.init = q_init,
+	.destroy = q_destroy,
+	.node_init = q_node_init,
+	.reuse = SQ_REUSE_INIT,
+	.put = q_put,
+	.put_reports = true,
+	.take_one = q_take_one,
+	.take_with_state = q_take_with_state,
+	.empty = q_empty,
+	.take = stress_take,
+	.consumer_begin = consumer_begin,
+	.consumer_end = consumer_end,
+};
+
 static struct item *items_new(unsigned int n)
 {
-	struct item *it = calloc(n, sizeof(*it));
-	unsigned int i;
-
-	ck_assert_ptr_nonnull(it);
-	for (i = 0; i < n; i++) {
-		cds_wfcq_node_init(&it[i].node);
-		it[i].sq.seq = i;
-	}
-	return it;
+	return sq_nodes_new(&queue_ops, n);
 }
 
 /* ------------------------------------------------------------------------
- * TCase "api".
+ * TCase "api": what tests/harness/sq_api.c does not test.
  */
 
-START_TEST(test_init_empty)
+/* The calls sq_api.c does not make give nothing on an empty queue. */
+START_TEST(test_empty_other_calls)
 {
 	struct cds_wfcq_head head;
 	struct cds_wfcq_tail tail;
 	int state = 42;
 
 	cds_wfcq_init(&head, &tail);
-	ck_assert(cds_wfcq_empty(&head, &tail));
-	ck_assert_ptr_null(cds_wfcq_dequeue_blocking(&head, &tail));
 	ck_assert_ptr_null(cds_wfcq_dequeue_with_state_blocking(&head, &tail,
 			&state));
 	ck_assert_int_eq(state, 0);
@@ -76,80 +167,6 @@ START_TEST(test_init_empty)
 	ck_assert_ptr_null(__cds_wfcq_first_blocking(&head, &tail));
 	ck_assert_ptr_null(__cds_wfcq_first_nonblocking(&head, &tail));
 	cds_wfcq_destroy(&head, &tail);
-}
-END_TEST
-
-START_TEST(test_enqueue_reports_prior_state)
-{
-	struct cds_wfcq_head head;
-	struct cds_wfcq_tail tail;
-	struct item *it = items_new(3);
-
-	cds_wfcq_init(&head, &tail);
-	ck_assert(!cds_wfcq_enqueue(&head, &tail, &it[0].node));
-	ck_assert(!cds_wfcq_empty(&head, &tail));
-	ck_assert(cds_wfcq_enqueue(&head, &tail, &it[1].node));
-	ck_assert_ptr_eq(cds_wfcq_dequeue_blocking(&head, &tail), &it[0].node);
-	ck_assert_ptr_eq(cds_wfcq_dequeue_blocking(&head, &tail), &it[1].node);
-	ck_assert(cds_wfcq_empty(&head, &tail));
-	/* Empty again: the next enqueue must report it. */
-	ck_assert(!cds_wfcq_enqueue(&head, &tail, &it[2].node));
-	cds_wfcq_destroy(&head, &tail);
-	free(it);
-}
-END_TEST
-
-START_TEST(test_fifo_order_and_state)
-{
-	enum { N = 100 };
-	struct cds_wfcq_head head;
-	struct cds_wfcq_tail tail;
-	struct item *it = items_new(N);
-	struct cds_wfcq_node *node;
-	unsigned int i;
-	int state;
-
-	cds_wfcq_init(&head, &tail);
-	for (i = 0; i < N; i++)
-		cds_wfcq_enqueue(&head, &tail, &it[i].node);
-	for (i = 0; i < N; i++) {
-		node = cds_wfcq_dequeue_with_state_blocking(&head, &tail,
-				&state);
-		ck_assert_ptr_nonnull(node);
-		ck_assert_uint_eq(to_item(node)->sq.seq, i);
-		ck_assert_int_eq(state,
-				i == N - 1 ? (int) CDS_WFCQ_STATE_LAST : 0);
-	}
-	ck_assert_ptr_null(cds_wfcq_dequeue_blocking(&head, &tail));
-	ck_assert(cds_wfcq_empty(&head, &tail));
-	cds_wfcq_destroy(&head, &tail);
-	free(it);
-}
-END_TEST
-
-/* Re-enqueueing dequeued nodes (after node_init) keeps the queue sound. */
-START_TEST(test_node_reuse)
-{
-	struct cds_wfcq_head head;
-	struct cds_wfcq_tail tail;
-	struct item *it = items_new(2);
-	struct cds_wfcq_node *node;
-	unsigned int round;
-
-	cds_wfcq_init(&head, &tail);
-	cds_wfcq_enqueue(&head, &tail, &it[0].node);
-	cds_wfcq_enqueue(&head, &tail, &it[1].node);
-	for (round = 0; round < 10; round++) {
-		node = cds_wfcq_dequeue_blocking(&head, &tail);
-		ck_assert_uint_eq(to_item(node)->sq.seq, round % 2);
-		cds_wfcq_node_init(node);
-		ck_assert(cds_wfcq_enqueue(&head, &tail, node));
-	}
-	ck_assert_ptr_eq(cds_wfcq_dequeue_blocking(&head, &tail), &it[0].node);
-	ck_assert_ptr_eq(cds_wfcq_dequeue_blocking(&head, &tail), &it[1].node);
-	ck_assert_ptr_null(cds_wfcq_dequeue_blocking(&head, &tail));
-	cds_wfcq_destroy(&head, &tail);
-	free(it);
 }
 END_TEST
 
@@ -433,12 +450,6 @@ END_TEST
  * must see each producer's values in increasing order.
  */
 
-/* The queue under test. */
-struct queue {
-	struct cds_wfcq_head head;
-	struct cds_wfcq_tail tail;
-};
-
 /* Consumer modes. */
 enum {
 	/* cds_wfcq_dequeue_blocking(). */
@@ -457,15 +468,6 @@ enum {
 
 /* Each consumer's private queue, for the splice modes. */
 static struct queue privs[SQ_NR_CONSUMERS];
-
-static void stress_put(void *ds, struct sq_item *it)
-{
-	struct item *item = caa_container_of(it, struct item, sq);
-	struct queue *q = ds;
-
-	cds_wfcq_node_init(&item->node);
-	cds_wfcq_enqueue(&q->head, &q->tail, &item->node);
-}
 
 /*
  * Walks the queue (lock held), at most WALK_LIMIT nodes so that a long
@@ -587,24 +589,6 @@ static void consumer_end(struct sq_consumer *c)
 	cds_wfcq_destroy(&priv->head, &priv->tail);
 }
 
-static bool stress_empty(void *ds)
-{
-	struct queue *q = ds;
-
-	return cds_wfcq_empty(&q->head, &q->tail);
-}
-
-static const struct sq_ops stress_ops = {
-	.node_size = sizeof(struct item),
-	.item_offset = offsetof(struct item, sq),
-	.put = stress_put,
-	.take = stress_take,
-	.empty = stress_empty,
-	.consumer_begin = consumer_begin,
-	.consumer_end = consumer_end,
-	.fifo = true,
-};
-
 static const struct sq_run stress_runs[] = {
 	{ "mpmc_blocking",
 	  { CONSUME_LOCKED_BLOCKING, CONSUME_LOCKED_BLOCKING } },
@@ -621,17 +605,6 @@ static const struct sq_run stress_runs[] = {
 	  { CONSUME_SPLICE_UNLOCKED, CONSUME_SPLICE_NONBLOCKING } },
 };
 
-/* Loop test over stress_runs[]. */
-START_TEST(test_stress)
-{
-	struct queue q;
-
-	cds_wfcq_init(&q.head, &q.tail);
-	sq_run_stress(&stress_ops, &q, &stress_runs[_i]);
-	cds_wfcq_destroy(&q.head, &q.tail);
-}
-END_TEST
-
 /* ------------------------------------------------------------------------
  * Suite.
  */
@@ -642,10 +615,8 @@ static Suite *wfcqueue_suite(void)
 	TCase *api = harness_tcase(s, "api", 0);
 	TCase *conc = harness_tcase(s, "concurrent", 30);
 
-	tcase_add_test(api, test_init_empty);
-	tcase_add_test(api, test_enqueue_reports_prior_state);
-	tcase_add_test(api, test_fifo_order_and_state);
-	tcase_add_test(api, test_node_reuse);
+	sq_add_api_tests(api, &queue_ops);
+	tcase_add_test(api, test_empty_other_calls);
 	tcase_add_test(api, test_lockless_head_nonblocking_paths);
 	tcase_add_test(api, test_splice_return_codes_and_order);
 	tcase_add_test(api, test_iteration_macros);
@@ -653,7 +624,7 @@ static Suite *wfcqueue_suite(void)
 	tcase_add_test(api, test_wouldblock_second_link_in_flight);
 	tcase_add_test(api, test_blocking_waits_for_link);
 
-	tcase_add_loop_test(conc, test_stress, 0,
+	sq_add_stress_tests(conc, &queue_ops, stress_runs,
 			    (int) CAA_ARRAY_SIZE(stress_runs));
 	return s;
 }

@@ -1,17 +1,23 @@
 /*
  * Check suite "wfstack": the wait-free stack (<urcu/wfstack.h>).
  *
- * TCase "api": single-threaded semantics (return values, LIFO order, state
- * flags, pop_all and iteration, and the WOULDBLOCK paths, reached by
- * building a half-pushed stack by hand through the public fields).
+ * TCase "api": single-threaded semantics: what every stack and queue has
+ * (empty stack, return values, LIFO order with state flags, node reuse),
+ * run by tests/harness/sq_api.c from the stack's struct sq_ops, then
+ * what is the stack's own (pop_all and iteration, and the WOULDBLOCK
+ * paths, reached by building a half-pushed stack by hand through the
+ * public fields).
  * TCase "concurrent": multi-threaded stress; every pushed value must be
  * popped exactly once, and a list taken by pop_all must hold each
  * producer's values in reverse push order.
  *
- * Conventions (engineering notes, section 3): fork mode; worker threads
- * never call ck_assert, they record failures (tests/harness/harness.h)
- * and the test thread asserts after pthread_join; stress phases last a
- * time budget scaled by CK_TIMEOUT_MULTIPLIER and never assert on speed.
+ * Conventions: fork mode, so that a crash or a sanitizer report is
+ * charged to its own test and no thread outlives it; worker threads never
+ * call ck_assert (without fork mode it would longjmp across threads),
+ * they record failures (tests/harness/harness.h) and the test thread
+ * asserts after pthread_join; stress phases last a time budget scaled by
+ * CK_TIMEOUT_MULTIPLIER (sanitizers run several times slower) and never
+ * assert on speed.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -27,10 +33,11 @@
 #include <urcu/wfstack.h>
 
 #include "harness/harness.h"
+#include "harness/sq.h"
 #include "harness/sq_stress.h"
 
 /* ------------------------------------------------------------------------
- * Utilities shared by the tests of this file.
+ * The stack as tests/harness/sq.h describes it.
  */
 
 /* A pushed value. */
@@ -44,24 +51,88 @@ static struct item *to_item(struct cds_wfs_node *node)
 	return caa_container_of(node, struct item, node);
 }
 
+static struct cds_wfs_node *node_of(struct sq_item *it)
+{
+	return &caa_container_of(it, struct item, sq)->node;
+}
+
+static struct sq_item *item_of(struct cds_wfs_node *node)
+{
+	return node ? &to_item(node)->sq : NULL;
+}
+
+static void s_init(void *s)
+{
+	cds_wfs_init(s);
+}
+
+static void s_destroy(void *s)
+{
+	cds_wfs_destroy(s);
+}
+
+static void s_node_init(struct sq_item *it)
+{
+	cds_wfs_node_init(node_of(it));
+}
+
+static bool s_put(void *s, struct sq_item *it)
+{
+	return cds_wfs_push(s, node_of(it));
+}
+
+static struct sq_item *s_take_one(void *s)
+{
+	return item_of(cds_wfs_pop_blocking(s));
+}
+
+static struct sq_item *s_take_with_state(void *s, bool *last)
+{
+	struct cds_wfs_node *node;
+	int state;
+
+	node = cds_wfs_pop_with_state_blocking(s, &state);
+	*last = state & CDS_WFS_STATE_LAST;
+	return item_of(node);
+}
+
+static bool s_empty(void *s)
+{
+	return cds_wfs_empty((struct cds_wfs_stack *) s);
+}
+
+/* The stress runs' consumers (TCase "concurrent"). */
+static unsigned long stress_take(struct sq_consumer *c);
+
+static const struct sq_ops stack_ops = {
+	.name = "wfstack",
+	.fifo = false,
+	.node_size = sizeof(struct item),
+	.item_offset = offsetof(struct item, sq),
+	.ds_size = sizeof(struct cds_wfs_stack),
+	.init = s_init,
+	.destroy = s_destroy,
+	.node_init = s_node_init,
+	.reuse = SQ_REUSE_INIT,
+	.put = s_put,
+	.put_reports = true,
+	.take_one = s_take_one,
+	.take_with_state = s_take_with_state,
+	.empty = s_empty,
+	.take = stress_take,
+};
+
 static struct item *items_new(unsigned int n)
 {
-	struct item *it = calloc(n, sizeof(*it));
-	unsigned int i;
-
-	ck_assert_ptr_nonnull(it);
-	for (i = 0; i < n; i++) {
-		cds_wfs_node_init(&it[i].node);
-		it[i].sq.seq = i;
-	}
-	return it;
+	return sq_nodes_new(&stack_ops, n);
 }
 
 /* ------------------------------------------------------------------------
- * TCase "api".
+ * TCase "api": what tests/harness/sq_api.c does not test.
  */
 
-START_TEST(test_init_empty)
+/* The calls sq_api.c does not make give nothing on an empty stack. */
+START_TEST(test_empty_other_calls)
 {
 	struct cds_wfs_stack s;
 	struct cds_wfs_node *node;
@@ -69,8 +140,6 @@ START_TEST(test_init_empty)
 	int state = 42;
 
 	cds_wfs_init(&s);
-	ck_assert(cds_wfs_empty(&s));
-	ck_assert_ptr_null(cds_wfs_pop_blocking(&s));
 	ck_assert_ptr_null(cds_wfs_pop_with_state_blocking(&s, &state));
 	ck_assert_int_eq(state, 0);
 	ck_assert_ptr_null(__cds_wfs_pop_nonblocking(&s));
@@ -81,73 +150,6 @@ START_TEST(test_init_empty)
 		count++;
 	ck_assert_uint_eq(count, 0);
 	cds_wfs_destroy(&s);
-}
-END_TEST
-
-START_TEST(test_push_reports_prior_state)
-{
-	struct cds_wfs_stack s;
-	struct item *it = items_new(3);
-
-	cds_wfs_init(&s);
-	ck_assert_int_eq(cds_wfs_push(&s, &it[0].node), 0);
-	ck_assert(!cds_wfs_empty(&s));
-	ck_assert_int_eq(cds_wfs_push(&s, &it[1].node), 1);
-	ck_assert_ptr_eq(cds_wfs_pop_blocking(&s), &it[1].node);
-	ck_assert_ptr_eq(cds_wfs_pop_blocking(&s), &it[0].node);
-	ck_assert(cds_wfs_empty(&s));
-	ck_assert_int_eq(cds_wfs_push(&s, &it[2].node), 0);
-	cds_wfs_destroy(&s);
-	free(it);
-}
-END_TEST
-
-START_TEST(test_lifo_order_and_state)
-{
-	enum { N = 100 };
-	struct cds_wfs_stack s;
-	struct item *it = items_new(N);
-	struct cds_wfs_node *node;
-	unsigned int i;
-	int state;
-
-	cds_wfs_init(&s);
-	for (i = 0; i < N; i++)
-		cds_wfs_push(&s, &it[i].node);
-	for (i = N; i-- > 0;) {
-		node = cds_wfs_pop_with_state_blocking(&s, &state);
-		ck_assert_ptr_nonnull(node);
-		ck_assert_uint_eq(to_item(node)->sq.seq, i);
-		ck_assert_int_eq(state, i == 0 ? (int) CDS_WFS_STATE_LAST : 0);
-	}
-	ck_assert_ptr_null(cds_wfs_pop_blocking(&s));
-	cds_wfs_destroy(&s);
-	free(it);
-}
-END_TEST
-
-/* Pushing popped nodes again (after node_init) keeps the stack sound. */
-START_TEST(test_node_reuse)
-{
-	struct cds_wfs_stack s;
-	struct item *it = items_new(2);
-	struct cds_wfs_node *node;
-	unsigned int round;
-
-	cds_wfs_init(&s);
-	cds_wfs_push(&s, &it[0].node);
-	cds_wfs_push(&s, &it[1].node);
-	for (round = 0; round < 10; round++) {
-		node = cds_wfs_pop_blocking(&s);
-		ck_assert_ptr_eq(node, &it[1].node);
-		cds_wfs_node_init(node);
-		ck_assert_int_eq(cds_wfs_push(&s, node), 1);
-	}
-	ck_assert_ptr_eq(cds_wfs_pop_blocking(&s), &it[1].node);
-	ck_assert_ptr_eq(cds_wfs_pop_blocking(&s), &it[0].node);
-	ck_assert_ptr_null(cds_wfs_pop_blocking(&s));
-	cds_wfs_destroy(&s);
-	free(it);
 }
 END_TEST
 
@@ -371,14 +373,6 @@ enum {
 	CONSUME_POP_ALL_UNLOCKED,
 };
 
-static void stress_put(void *s, struct sq_item *it)
-{
-	struct item *item = caa_container_of(it, struct item, sq);
-
-	cds_wfs_node_init(&item->node);
-	cds_wfs_push(s, &item->node);
-}
-
 /* Consumes a list taken by pop_all (most recent push first); its length. */
 static unsigned long consume_list(struct sq_consumer *c,
 		struct cds_wfs_head *head)
@@ -429,19 +423,6 @@ static unsigned long stress_take(struct sq_consumer *c)
 	return 1;
 }
 
-static bool stress_empty(void *s)
-{
-	return cds_wfs_empty((struct cds_wfs_stack *) s);
-}
-
-static const struct sq_ops stress_ops = {
-	.node_size = sizeof(struct item),
-	.item_offset = offsetof(struct item, sq),
-	.put = stress_put,
-	.take = stress_take,
-	.empty = stress_empty,
-};
-
 static const struct sq_run stress_runs[] = {
 	{ "mpmc_pop_blocking",
 	  { CONSUME_POP_BLOCKING, CONSUME_POP_BLOCKING } },
@@ -455,17 +436,6 @@ static const struct sq_run stress_runs[] = {
 	  { CONSUME_POP_ALL_UNLOCKED, CONSUME_POP_ALL_UNLOCKED } },
 };
 
-/* Loop test over stress_runs[]. */
-START_TEST(test_stress)
-{
-	struct cds_wfs_stack s;
-
-	cds_wfs_init(&s);
-	sq_run_stress(&stress_ops, &s, &stress_runs[_i]);
-	cds_wfs_destroy(&s);
-}
-END_TEST
-
 /* ------------------------------------------------------------------------
  * Suite.
  */
@@ -476,17 +446,15 @@ static Suite *wfstack_suite(void)
 	TCase *api = harness_tcase(s, "api", 0);
 	TCase *conc = harness_tcase(s, "concurrent", 30);
 
-	tcase_add_test(api, test_init_empty);
-	tcase_add_test(api, test_push_reports_prior_state);
-	tcase_add_test(api, test_lifo_order_and_state);
-	tcase_add_test(api, test_node_reuse);
+	sq_add_api_tests(api, &stack_ops);
+	tcase_add_test(api, test_empty_other_calls);
 	tcase_add_test(api, test_lockless_stack_nonblocking_paths);
 	tcase_add_test(api, test_pop_all_and_iteration);
 	tcase_add_test(api, test_next_at_end);
 	tcase_add_test(api, test_wouldblock_link_in_flight);
 	tcase_add_test(api, test_blocking_waits_for_link);
 
-	tcase_add_loop_test(conc, test_stress, 0,
+	sq_add_stress_tests(conc, &stack_ops, stress_runs,
 			    (int) CAA_ARRAY_SIZE(stress_runs));
 	return s;
 }

@@ -507,9 +507,21 @@ URCU_API struct cds_lfht *_cds_lfht_new(unsigned long init_size,
 
 URCU_API int cds_lfht_destroy(struct cds_lfht *ht, pthread_attr_t **attr)
 {
+	/*
+	 * QSBR: an online caller goes offline while it waits for a resize
+	 * step, which may itself wait for a grace period.  Other flavors
+	 * report no section here (destroy inside one is misuse) and their
+	 * offline/online calls do nothing.
+	 */
+	int was_online = ht->flavor->read_ongoing();
+
 	/* Relaxed: the worker's mutex orders it before the worker's check. */
 	__atomic_store_n(&ht->destroying, 1, __ATOMIC_RELAXED);
+	if (was_online)
+		ht->flavor->thread_offline();
 	cds__lfht_worker_forget(ht);
+	if (was_online)
+		ht->flavor->thread_online();
 	if (cds__lfht_has_nodes(ht)) {
 		/* Relaxed: as above; the table is usable again. */
 		__atomic_store_n(&ht->destroying, 0, __ATOMIC_RELAXED);

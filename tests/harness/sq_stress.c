@@ -3,6 +3,7 @@
 #define _GNU_SOURCE
 #endif
 #include <sched.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -53,9 +54,10 @@ static void pool_init(struct pool *pool, const struct sq_ops *ops)
 	ck_assert_int_eq(pthread_mutex_init(&pool->lock, NULL), 0);
 	pool->nodes = calloc(SQ_POOL_SIZE, ops->node_size);
 	ck_assert_ptr_nonnull(pool->nodes);
-	for (i = 0; i < SQ_POOL_SIZE; i++)
-		pool->free[i] = (struct sq_item *) (pool->nodes +
-				i * ops->node_size + ops->item_offset);
+	for (i = 0; i < SQ_POOL_SIZE; i++) {
+		pool->free[i] = sq_item_at(ops, pool->nodes, i);
+		ops->node_init(pool->free[i]);
+	}
 	pool->nr_free = SQ_POOL_SIZE;
 }
 
@@ -93,12 +95,22 @@ static void *producer_thread(void *arg)
 	unsigned int seq;
 
 	for (seq = 0; ; seq++) {
-		if ((seq & 63) == 0 && harness_past(p->deadline))
+		/*
+		 * 63, not 0: at least a round of puts even when the thread
+		 * first runs after the deadline (a loaded machine).
+		 */
+		if ((seq & 63) == 63 && harness_past(p->deadline))
 			break;
 		while ((it = pool_get(p->pool)) == NULL)
 			sched_yield();
 		it->producer = p->id;
 		it->seq = seq;
+		/*
+		 * A node back from a consumer; AFTER_GP: the consumer waited
+		 * for the grace period before handing it back.
+		 */
+		if (p->ops->reuse & SQ_REUSE_INIT)
+			p->ops->node_init(it);
 		p->ops->put(p->ds, it);
 		p->sum += seq;
 	}
@@ -212,6 +224,46 @@ void sq_run_stress(const struct sq_ops *ops, void *ds,
 		ck_assert_uint_eq(pools[i].nr_free, SQ_POOL_SIZE);
 		pool_fini(&pools[i]);
 	}
+}
+
+/* Runs registered by sq_add_stress_tests(), by loop index. */
+static struct {
+	const struct sq_ops *ops;
+	const struct sq_run *run;
+} registered[SQ_STRESS_MAX];
+static int nr_registered;
+
+START_TEST(test_sq_stress)
+{
+	const struct sq_ops *ops = registered[_i].ops;
+	void *ds = calloc(1, ops->ds_size);
+
+	ck_assert_ptr_nonnull(ds);
+	ops->init(ds);
+	sq_run_stress(ops, ds, registered[_i].run);
+	if (ops->destroy)
+		ops->destroy(ds);
+	free(ds);
+}
+END_TEST
+
+void sq_add_stress_tests(TCase *tc, const struct sq_ops *ops,
+			 const struct sq_run *runs, int n)
+{
+	int first = nr_registered, i;
+
+	/* Called while the suite is built, outside any test. */
+	if (first + n > SQ_STRESS_MAX) {
+		fprintf(stderr, "sq_add_stress_tests: more than %d runs\n",
+			SQ_STRESS_MAX);
+		abort();
+	}
+	for (i = 0; i < n; i++) {
+		registered[first + i].ops = ops;
+		registered[first + i].run = &runs[i];
+	}
+	nr_registered += n;
+	tcase_add_loop_test(tc, test_sq_stress, first, first + n);
 }
 
 void sq_order_init(struct sq_order *o, bool increasing)

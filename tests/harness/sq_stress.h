@@ -1,6 +1,7 @@
 /*
  * Producer/consumer stress runs shared by the stack and queue suites
- * (check_lfstack.c, check_wfstack.c, check_wfcqueue.c); see sq_stress.c.
+ * (check_lfstack.c, check_wfstack.c, check_wfcqueue.c, check_legacy.c);
+ * see sq_stress.c.
  *
  * A run lasts a time budget, so nodes are recycled: each producer owns
  * SQ_POOL_SIZE nodes, and a consumer hands every node it has checked back
@@ -16,9 +17,9 @@
  * its pool.  Suites check the order along lists they take whole with
  * struct sq_order.
  *
- * The suite's node type embeds a struct sq_item next to the structure's
- * own node; the suite supplies the operations on its structure in a
- * struct sq_ops.
+ * The structure is described by its struct sq_ops (sq.h): the producers
+ * use put (after node_init when the structure's reuse asks for it), the
+ * consumers take, and the run ends with empty.
  */
 #ifndef TESTS_HARNESS_SQ_STRESS_H
 #define TESTS_HARNESS_SQ_STRESS_H
@@ -27,16 +28,11 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "sq.h"
+
 #define SQ_POOL_SIZE		1024
 #define SQ_NR_PRODUCERS		2
 #define SQ_NR_CONSUMERS		2
-
-/* What the stress run stamps on a node. */
-struct sq_item {
-	unsigned int producer;
-	unsigned int seq;
-	int held;	/* 1 while a thread owns the node */
-};
 
 /* What one consumer took from one producer. */
 struct sq_tally {
@@ -44,8 +40,6 @@ struct sq_tally {
 	unsigned long long sum;
 	long last;	/* last value seen, for the FIFO check */
 };
-
-struct sq_ops;
 
 struct sq_consumer {
 	pthread_t thread;
@@ -57,26 +51,6 @@ struct sq_consumer {
 	unsigned long wouldblock;	/* informational only */
 };
 
-struct sq_ops {
-	/* sizeof the suite's node type and offsetof its struct sq_item. */
-	size_t node_size;
-	size_t item_offset;
-	/* Producer: initialise the node that holds @it and put it in @ds. */
-	void (*put)(void *ds, struct sq_item *it);
-	/*
-	 * Consumer: take what c->mode says from c->ds, pass each node's item
-	 * to sq_consume(), and return how many were taken.
-	 */
-	unsigned long (*take)(struct sq_consumer *c);
-	/* Test thread, after the run: whether @ds is empty. */
-	bool (*empty)(void *ds);
-	/* Optional, consumer thread: before the first, after the last take. */
-	void (*consumer_begin)(struct sq_consumer *c);
-	void (*consumer_end)(struct sq_consumer *c);
-	/* Whether each consumer must see each producer's values in order. */
-	bool fifo;
-};
-
 /* Deadline of a stress phase (300 ms, scaled; the scale capped at 20). */
 double sq_stress_deadline(void);
 
@@ -85,6 +59,15 @@ struct sq_run {
 	const char *name;
 	int modes[SQ_NR_CONSUMERS];
 };
+
+/*
+ * Adds to @tc a loop test that runs each of the @n runs of @runs on a new
+ * structure of @ops (init, the run, destroy).  At most SQ_STRESS_MAX runs
+ * per program.
+ */
+#define SQ_STRESS_MAX	16
+void sq_add_stress_tests(TCase *tc, const struct sq_ops *ops,
+			 const struct sq_run *runs, int n);
 
 /*
  * SQ_NR_PRODUCERS producers put into @ds until the deadline while

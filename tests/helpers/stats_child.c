@@ -42,7 +42,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../stats/flavors.h"
+#include "../flavors/flavors.h"
 
 /* Minimum hold, and the bound on waiting for the warning beyond it. */
 #define HOLD_MIN_S	2.0
@@ -51,7 +51,7 @@
 #define WAKE_HOLD_MS	20
 #define WAKE_TRIES	3
 
-static const struct stats_flavor *sf;
+static const struct test_flavor *tf;
 static atomic_int reader_inside;
 /* stall mode: keep holding until a warning was printed. */
 static int hold_for_warning;
@@ -79,7 +79,7 @@ static struct urcu_stats snapshot(void)
 {
 	struct urcu_stats s;
 
-	if (sf->stats(&s, sizeof(s)) != 0) {
+	if (tf->stats(&s, sizeof(s)) != 0) {
 		printf("stats() failed\n");
 		exit(1);
 	}
@@ -100,15 +100,15 @@ static int work(void)
 	int i;
 
 	for (i = 0; i < 3; i++)
-		sf->fl->update_synchronize_rcu();
+		tf->fl->update_synchronize_rcu();
 	for (i = 0; i < 4; i++) {
 		struct rcu_head *head = malloc(sizeof(*head));
 
 		if (!head)
 			return 1;
-		sf->fl->update_call_rcu(head, callback);
+		tf->fl->update_call_rcu(head, callback);
 	}
-	sf->fl->barrier();
+	tf->fl->barrier();
 	if (atomic_load(&callbacks_run) != 4) {
 		printf("rcu_barrier() returned before the callbacks ran\n");
 		return 1;
@@ -127,9 +127,9 @@ static int work(void)
 /* End of a reader thread outside any section: offline (QSBR), unregister. */
 static void reader_exit(void)
 {
-	if (sf->is_qsbr)
-		sf->fl->thread_offline();
-	sf->fl->unregister_thread();
+	if (tf->is_qsbr)
+		tf->fl->thread_offline();
+	tf->fl->unregister_thread();
 }
 
 static void *stall_reader(void *arg)
@@ -139,12 +139,12 @@ static void *stall_reader(void *arg)
 	sigset_t all, saved;
 
 	(void) arg;
-	sf->fl->register_thread();
+	tf->fl->register_thread();
 	if (block_signals) {
 		sigfillset(&all);
 		pthread_sigmask(SIG_BLOCK, &all, &saved);
 	} else {
-		sf->fl->read_lock();
+		tf->fl->read_lock();
 	}
 	printf("reader=0x%lx lwp=%ld\n", (unsigned long) pthread_self(),
 	       (long) syscall(SYS_gettid));
@@ -159,7 +159,7 @@ static void *stall_reader(void *arg)
 	if (block_signals)
 		pthread_sigmask(SIG_SETMASK, &saved, NULL);
 	else
-		sf->fl->read_unlock();
+		tf->fl->read_unlock();
 	reader_exit();
 	return NULL;
 }
@@ -183,7 +183,7 @@ static int stall(void)
 
 	if (!start_reader(stall_reader, &tid))
 		return 1;
-	sf->fl->update_synchronize_rcu();
+	tf->fl->update_synchronize_rcu();
 	printf("stall_warnings=%llu\n",
 	       (unsigned long long) snapshot().stall_warnings);
 	pthread_join(tid, NULL);
@@ -193,11 +193,11 @@ static int stall(void)
 static void *wake_reader(void *arg)
 {
 	(void) arg;
-	sf->fl->register_thread();
-	sf->fl->read_lock();
+	tf->fl->register_thread();
+	tf->fl->read_lock();
 	atomic_store(&reader_inside, 1);
 	sleep_ms(WAKE_HOLD_MS);
-	sf->fl->read_unlock();
+	tf->fl->read_unlock();
 	reader_exit();
 	return NULL;
 }
@@ -214,7 +214,7 @@ static int wake(void)
 
 		if (!start_reader(wake_reader, &tid))
 			return 1;
-		sf->fl->update_synchronize_rcu();
+		tf->fl->update_synchronize_rcu();
 		pthread_join(tid, NULL);
 		s = snapshot();
 	}
@@ -225,7 +225,7 @@ static int wake(void)
 
 int main(int argc, char **argv)
 {
-	if (argc != 3 || !(sf = stats_flavor_by_name(argv[1]))) {
+	if (argc != 3 || !(tf = test_flavor_by_name(argv[1]))) {
 		fprintf(stderr, "usage: %s memb|mb|signal|qsbr|bp "
 			"work|stall|hold|sigblock|quick|wake\n", argv[0]);
 		return 2;
@@ -245,7 +245,7 @@ int main(int argc, char **argv)
 	if (strcmp(argv[2], "wake") == 0)
 		return wake();
 	if (strcmp(argv[2], "quick") == 0) {
-		sf->fl->update_synchronize_rcu();
+		tf->fl->update_synchronize_rcu();
 		return 0;
 	}
 	fprintf(stderr, "%s: unknown mode %s\n", argv[0], argv[2]);

@@ -193,9 +193,11 @@ void *lfht_cross_memb_worker(void *arg);
 void *lfht_cross_qsbr_worker(void *arg);
 
 /*
- * tests/lfht/newapi.c: tests of API beyond liburcu 0.13, linked only into
- * the project's build.  Weak, so the suite also links without that file
- * (e.g. against the system's liburcu): it is then NULL and not called.
+ * tests/lfht/newapi.c: tests of API beyond liburcu 0.13.  Weak, so the
+ * suite also links without that file: it is then NULL and not called.
+ * (The rest of the suite reaches the flavors through
+ * tests/flavors/flavors.c, which names this project's statistics and
+ * grace-period state: it builds against this project only.)
  */
 void lfht_add_newapi_tests(Suite *s) __attribute__((weak));
 

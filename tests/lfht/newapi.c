@@ -1,9 +1,7 @@
 /*
- * TCase "newapi" of the rculfhash suite: API that liburcu 0.13 lacks, so
- * this file is linked only into the project's build (tests/SConscript);
- * check_rculfhash.c calls lfht_add_newapi_tests() only when it is linked
- * (a weak reference, see lfht.h), and builds against the system's liburcu
- * leave this file out.
+ * TCase "newapi" of the rculfhash suite: API that liburcu 0.13 lacks;
+ * check_rculfhash.c calls lfht_add_newapi_tests() only when this file is
+ * linked (a weak reference, see lfht.h).
  *
  * Assumed API (as in later liburcu releases):
  *  - void cds_lfht_node_init_deleted(struct cds_lfht_node *node):

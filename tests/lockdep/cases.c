@@ -4,12 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <urcu/urcu-memb.h>
-#include <urcu/urcu-mb.h>
-#include <urcu/urcu-signal.h>
-#include <urcu/urcu-qsbr.h>
-#include <urcu/urcu-bp.h>
-
+#include "../flavors/flavors.h"
 #include "cases.h"
 
 void case_run(void *(*fn)(void *), void *arg)
@@ -24,22 +19,11 @@ void case_run(void *(*fn)(void *), void *arg)
 
 const struct rcu_flavor_struct *case_flavor(const char *name)
 {
-	static const struct {
-		const char *name;
-		const struct rcu_flavor_struct *flavor;
-	} flavors[] = {
-		{ "memb", &urcu_memb_flavor },
-		{ "mb", &urcu_mb_flavor },
-		{ "signal", &urcu_signal_flavor },
-		{ "qsbr", &urcu_qsbr_flavor },
-		{ "bp", &urcu_bp_flavor },
-	};
-	size_t i;
+	const struct test_flavor *tf = name ? test_flavor_by_name(name) : NULL;
 
-	for (i = 0; name && i < sizeof(flavors) / sizeof(flavors[0]); i++)
-		if (strcmp(name, flavors[i].name) == 0)
-			return flavors[i].flavor;
-	case_usage("FLAVOR is one of memb, mb, signal, qsbr, bp");
+	if (!tf)
+		case_usage("FLAVOR is one of memb, mb, signal, qsbr, bp");
+	return tf->fl;
 }
 
 void case_usage(const char *usage)

@@ -11,16 +11,11 @@
 
 #include <urcu/arch.h>
 #include <urcu/call-rcu.h>
-#include <urcu/urcu-bp.h>
-#include <urcu/urcu-mb.h>
-#include <urcu/urcu-memb.h>
-#include <urcu/urcu-qsbr.h>
-#include <urcu/urcu-signal.h>
 
 #include "torture.h"
 
 /* ------------------------------------------------------------------------
- * Flavors.
+ * Flavors: the five of tests/flavors/flavors.h, and a broken one.
  */
 
 /*
@@ -40,32 +35,30 @@ static void broken_call_rcu(struct rcu_head *head,
 /* memb's table with the two calls above; filled in by the lookup. */
 static struct rcu_flavor_struct broken_table;
 
-static const struct torture_flavor flavors[] = {
-	{ .name = "memb", .fl = &urcu_memb_flavor },
-	{ .name = "mb", .fl = &urcu_mb_flavor },
-	{ .name = "signal", .fl = &urcu_signal_flavor },
-	{ .name = "qsbr", .fl = &urcu_qsbr_flavor, .is_qsbr = true },
-	{ .name = "bp", .fl = &urcu_bp_flavor },
-	{ .name = "broken", .fl = &broken_table, .is_broken = true },
+/*
+ * The programs reach a flavor through its table only (and is_qsbr), so
+ * the broken flavor needs nothing else: the table holds memb's read side
+ * and registration.
+ */
+static const struct test_flavor broken_flavor = {
+	.name = "broken",
+	.fl = &broken_table,
 };
 
 /* The flavor called @name, or NULL. */
-static const struct torture_flavor *flavor_by_name(const char *name)
+static const struct test_flavor *flavor_by_name(const char *name)
 {
-	size_t i;
-
 	/*
 	 * Called while parsing the command line, before any thread starts,
 	 * so the plain writes below are ordered before every use by
 	 * pthread_create.
 	 */
-	broken_table = urcu_memb_flavor;
+	broken_table = *test_flavors[TF_MEMB].fl;
 	broken_table.update_synchronize_rcu = broken_synchronize_rcu;
 	broken_table.update_call_rcu = broken_call_rcu;
-	for (i = 0; i < sizeof(flavors) / sizeof(flavors[0]); i++)
-		if (strcmp(flavors[i].name, name) == 0)
-			return &flavors[i];
-	return NULL;
+	if (strcmp(name, broken_flavor.name) == 0)
+		return &broken_flavor;
+	return test_flavor_by_name(name);
 }
 
 const char *torture_flavor_names(void)

@@ -5,8 +5,10 @@
  * thread start, the command-line parser and a shutdown watchdog.
  *
  * The programs reach every flavor through its table (struct
- * rcu_flavor_struct, <urcu/flavor.h>), so one binary tests whichever
- * flavor is named on its command line.  docs/torture.md describes them.
+ * rcu_flavor_struct, <urcu/flavor.h>) in its description of
+ * tests/flavors/flavors.h, so one binary tests whichever flavor is named
+ * on its command line; "broken" is memb's table with an update side that
+ * waits for nothing, which the programs must catch.  docs/torture.md describes them.
  */
 #ifndef TESTS_TORTURE_TORTURE_H
 #define TESTS_TORTURE_TORTURE_H
@@ -16,30 +18,12 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include <urcu/flavor.h>
+#include "../flavors/flavors.h"
 
 /* Exit statuses shared by both programs. */
 #define TORTURE_EXIT_OK		0
 #define TORTURE_EXIT_FAILED	1	/* a check failed: a "!!!" line was printed */
 #define TORTURE_EXIT_USAGE	2	/* bad command line */
-
-struct torture_flavor {
-	/* "memb", "mb", "signal", "qsbr", "bp" or "broken". */
-	const char *name;
-	/* The table every call goes through. */
-	const struct rcu_flavor_struct *fl;
-	/*
-	 * QSBR: read_lock/read_unlock only mark sections; a registered
-	 * online thread is a reader until it calls read_quiescent_state.
-	 */
-	bool is_qsbr;
-	/*
-	 * The broken flavor: memb's table with a synchronize_rcu that returns
-	 * at once and a call_rcu that runs the callback at once.  Readers are
-	 * not protected at all; the torture tests must notice.
-	 */
-	bool is_broken;
-};
 
 /* "memb|mb|signal|qsbr|bp|broken", for usage messages. */
 const char *torture_flavor_names(void);
@@ -80,7 +64,7 @@ void torture_start_thread(const char *prog, pthread_t *tid,
  * programs' usage texts and docs/torture.md repeat).
  */
 struct torture_common {
-	const struct torture_flavor *flavor;	/* --flavor NAME: memb */
+	const struct test_flavor *flavor;	/* --flavor NAME: memb */
 	double duration;			/* --duration S: 10 */
 	double stall_timeout;			/* --stall-timeout S: 60 */
 	uint64_t seed;				/* --seed N: from the clock */

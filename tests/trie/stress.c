@@ -113,8 +113,8 @@ static bool live(const struct cds_trie_node *node, const char *what)
 
 static void quiescent(void)
 {
-	if (s.cfg->is_qsbr)
-		s.cfg->fl->read_quiescent_state();
+	if (s.cfg->flavor->is_qsbr)
+		s.cfg->flavor->fl->read_quiescent_state();
 }
 
 /* ------------------------------------------------------------------------
@@ -232,7 +232,7 @@ struct updater {
 
 static void retire(struct sitem *it)
 {
-	s.cfg->fl->update_call_rcu(&it->rcu, free_cb);
+	s.cfg->flavor->fl->update_call_rcu(&it->rcu, free_cb);
 }
 
 /* A churn key of updater @u, or (@with_stable) sometimes a stable one. */
@@ -255,7 +255,7 @@ static void forget(struct updater *u, size_t i)
 
 static void update_once(struct updater *u)
 {
-	const struct rcu_flavor_struct *fl = s.cfg->fl;
+	const struct rcu_flavor_struct *fl = s.cfg->flavor->fl;
 	uint64_t r = trie_rand(&u->rng);
 	struct cds_trie_node *other;
 	struct sitem *it, *old;
@@ -320,17 +320,17 @@ static void *updater_thread(void *arg)
 	struct updater *u = arg;
 	int ret;
 
-	s.cfg->fl->register_thread();
+	s.cfg->flavor->fl->register_thread();
 	while (!atomic_load_explicit(&s.stop, memory_order_relaxed))
 		update_once(u);
-	s.cfg->fl->read_lock();
+	s.cfg->flavor->fl->read_lock();
 	while (u->nmine) {
 		ret = cds_trie_del(s.trie, &u->mine[u->nmine - 1]->node);
 		CHECK(!ret, "final del: %d", ret);
 		retire(u->mine[--u->nmine]);
 	}
-	s.cfg->fl->read_unlock();
-	s.cfg->fl->unregister_thread();
+	s.cfg->flavor->fl->read_unlock();
+	s.cfg->flavor->fl->unregister_thread();
 	return NULL;
 }
 
@@ -584,7 +584,7 @@ static void read_neighbours(struct reader *rd)
 static void *reader_thread(void *arg)
 {
 	struct reader *rd = arg;
-	const struct rcu_flavor_struct *fl = s.cfg->fl;
+	const struct rcu_flavor_struct *fl = s.cfg->flavor->fl;
 
 	fl->register_thread();
 	while (!atomic_load_explicit(&s.stop, memory_order_relaxed)) {
@@ -618,7 +618,7 @@ int trie_stress_run(const struct trie_stress_cfg *cfg, char *err, size_t errlen)
 {
 	struct updater up[NR_UPDATERS];
 	struct reader rd[NR_READERS];
-	const struct rcu_flavor_struct *fl = cfg->fl;
+	const struct rcu_flavor_struct *fl = cfg->flavor->fl;
 	uint64_t rng = cfg->seed;
 	unsigned int i;
 	int ret, failures;

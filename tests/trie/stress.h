@@ -19,7 +19,7 @@
 
 #include <stdbool.h>
 
-#include <urcu/flavor.h>
+#include "../flavors/flavors.h"
 
 /* The property the readers check. */
 enum trie_stress_check {
@@ -45,8 +45,7 @@ enum trie_stress_check {
 };
 
 struct trie_stress_cfg {
-	const struct rcu_flavor_struct *fl;
-	bool is_qsbr;
+	const struct test_flavor *flavor;	/* tests/flavors/flavors.h */
 	enum trie_stress_check check;
 	double seconds;		/* scaled by the caller */
 	unsigned long seed;

@@ -211,9 +211,8 @@ struct cds_lfht *cds_lfht_new(unsigned long init_size,
  * the table still holds nodes.  Stores the worker attributes given at
  * creation in *@attr when @attr is not NULL.  No other call on the table
  * may run or follow.  Call outside any read-side section; the thread
- * need not be registered (with QSBR and CDS_LFHT_AUTO_RESIZE, an online
- * registered caller may wait for a resize step in progress: call it
- * offline).
+ * need not be registered.  It may wait for a resize step in progress: a
+ * QSBR caller that is online goes offline while it waits.
  */
 extern int cds_lfht_destroy(struct cds_lfht *ht, pthread_attr_t **attr);
 
