@@ -120,7 +120,7 @@ unsigned int cds__trie_type_for(const struct trie_entries *e, int c)
 
 	if (nr <= 4)
 		return TRIE_N4;
-	if (nr <= 16)
+	if (nr <= trie_capacity[TRIE_N15])
 		return TRIE_N15;
 	/* A name node is smaller than a 40-node and needs no index. */
 	if (all_name_bytes(e, c))
