@@ -1000,6 +1000,101 @@ START_TEST(test_misuse_replace_other_key)
 }
 END_TEST
 
+/*
+ * Defined by liburcu-cds for tests (ds/src/rcutrie-internal.h): the
+ * descents from the root the calling thread's queries made (debug builds).
+ */
+extern unsigned long cds__trie_debug_descents(void);
+
+enum { DEEP_N = 200 };
+
+/* The descents from the root one query of kind @q (Q_* or 5 first, 6 last,
+ * 7 prefix_first, 8 range_first) for @len bytes of @key makes; *@v gets the
+ * value found (-1: none). */
+static unsigned long deep_descents(struct cds_trie *t, int q,
+				   const unsigned char *key, size_t len, int *v)
+{
+	struct cds_trie_iter it;
+	struct cds_trie_node *n = NULL;
+	unsigned long before;
+
+	fl->read_lock();
+	before = cds__trie_debug_descents();
+	switch (q) {
+	case Q_LE: n = cds_trie_lookup_le(t, key, len, NULL); break;
+	case Q_LT: n = cds_trie_lookup_lt(t, key, len, &it); break;
+	case Q_GE: n = cds_trie_lookup_ge(t, key, len, NULL); break;
+	case Q_GT: n = cds_trie_lookup_gt(t, key, len, &it); break;
+	case 5: n = cds_trie_first(t, &it); break;
+	case 6: n = cds_trie_last(t, &it); break;
+	case 7: n = cds_trie_prefix_first(t, key, len, &it); break;
+	default: n = cds_trie_range_first(t, key, len, NULL, 0, &it); break;
+	}
+	before = cds__trie_debug_descents() - before;
+	fl->read_unlock();
+	*v = value_of(n);
+	return before;
+}
+
+/*
+ * A path of 200 inner nodes (keys "a", "aa", ... nested, and "b"):
+ * every query, from or without an iterator, descends from the root once,
+ * even when its answer lies 200 levels above where the descent stopped
+ * (it keeps its whole path: no second descent, no restart), and a full
+ * walk in either direction returns every key once, in order.
+ */
+START_TEST(test_deep_one_descent)
+{
+	static unsigned char a[DEEP_N + 2];
+	struct cds_trie *t = new_trie();
+	struct item *items[DEEP_N + 1];
+	int i, v, got[DEEP_N + 1], q;
+
+	memset(a, 'a', sizeof(a));
+	for (i = 0; i < DEEP_N; i++) {
+		items[i] = mkb(a, (size_t) i + 1, i + 1);
+		ck_assert_int_eq(add(t, items[i]), 0);
+	}
+	items[DEEP_N] = mk("b", DEEP_N + 1);
+	ck_assert_int_eq(add(t, items[DEEP_N]), 0);
+
+	/* Above the deepest key: climb 200 levels to "b". */
+	a[DEEP_N] = 'z';
+	ck_assert_uint_eq(deep_descents(t, Q_GE, a, DEEP_N + 1, &v), 1);
+	ck_assert_int_eq(v, DEEP_N + 1);
+	ck_assert_uint_eq(deep_descents(t, Q_GT, a, DEEP_N + 1, &v), 1);
+	ck_assert_int_eq(v, DEEP_N + 1);
+	ck_assert_uint_eq(deep_descents(t, 7, a, DEEP_N + 1, &v), 1);
+	ck_assert_int_eq(v, -1);
+	/* Below a deep absent key: the end slot one level up. */
+	a[150] = '0';
+	ck_assert_uint_eq(deep_descents(t, Q_LE, a, 151, &v), 1);
+	ck_assert_int_eq(v, 150);
+	ck_assert_uint_eq(deep_descents(t, Q_LT, a, 151, &v), 1);
+	ck_assert_int_eq(v, 150);
+	ck_assert_uint_eq(deep_descents(t, 8, a, 151, &v), 1);
+	ck_assert_int_eq(v, 151);
+	memset(a, 'a', sizeof(a));
+	ck_assert_uint_eq(deep_descents(t, 5, NULL, 0, &v), 1);
+	ck_assert_int_eq(v, 1);
+	ck_assert_uint_eq(deep_descents(t, 6, NULL, 0, &v), 1);
+	ck_assert_int_eq(v, DEEP_N + 1);
+	for (q = 0; q <= 8; q++) {
+		if (q == Q_PREFIX)
+			continue;
+		ck_assert_uint_eq(deep_descents(t, q, a, DEEP_N, &v), 1);
+	}
+
+	ck_assert_int_eq(walk(t, 1, got, DEEP_N + 1), DEEP_N + 1);
+	for (i = 0; i <= DEEP_N; i++)
+		ck_assert_int_eq(got[i], i + 1);
+	ck_assert_int_eq(walk(t, -1, got, DEEP_N + 1), DEEP_N + 1);
+	for (i = 0; i <= DEEP_N; i++)
+		ck_assert_int_eq(got[i], DEEP_N + 1 - i);
+	drain(t, items, DEEP_N + 1);
+}
+END_TEST
+
 START_TEST(test_misuse_other_iterator)
 {
 	struct cds_trie *t = new_trie(), *u = new_trie();
@@ -1061,6 +1156,10 @@ static Suite *rcutrie_suite(void)
 	tcase_add_test_raise_signal(tc, test_misuse_added_twice, SIGABRT);
 	tcase_add_test_raise_signal(tc, test_misuse_replace_other_key, SIGABRT);
 	tcase_add_test_raise_signal(tc, test_misuse_other_iterator, SIGABRT);
+
+	tc = harness_tcase(s, "bound", 10);
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, test_deep_one_descent);
 #endif
 	return s;
 }

@@ -1058,6 +1058,26 @@ static inline void cds__trie_check_reader(const struct cds_trie *trie,
 #endif
 }
 
+/*
+ * Descents from the root made by the calling thread's read-side queries
+ * (debug builds; release builds do not count).  A query makes one; an
+ * iterator's step makes one more only for every CDS_TRIE_ITER_DEPTH
+ * levels it climbs above what it caches (rcutrie-order.c).  Tests read
+ * it with cds__trie_debug_descents() to show that nothing else retries.
+ */
+#ifdef URCU_DEBUG
+extern __thread unsigned long cds__trie_descents;
+
+static inline void trie_count_descent(void)
+{
+	cds__trie_descents++;
+}
+#else
+static inline void trie_count_descent(void)
+{
+}
+#endif
+
 /* Debug builds: abort on misuse described by @msg; release: nothing. */
 void cds__trie_misuse(const char *what, const char *msg);
 

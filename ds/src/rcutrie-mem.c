@@ -232,6 +232,20 @@ void cds__trie_misuse(const char *what, const char *msg)
 }
 
 #ifdef URCU_DEBUG
+__thread unsigned long cds__trie_descents;
+#endif
+
+/* Private: tests only (rcutrie-internal.h); 0 in release builds. */
+URCU_PRIVATE_API unsigned long cds__trie_debug_descents(void)
+{
+#ifdef URCU_DEBUG
+	return cds__trie_descents;
+#else
+	return 0;
+#endif
+}
+
+#ifdef URCU_DEBUG
 void cds__trie_check_reader_debug(const struct cds_trie *trie, const char *what)
 {
 	if (!trie->flavor->read_ongoing())

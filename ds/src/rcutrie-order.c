@@ -10,8 +10,11 @@
  * inner node, slot[i] the slot taken in it; path[i + 1] sits in that
  * slot.
  *
- * A seek (le/lt/ge/gt, first, last) walks down once from the root
- * towards a target, comparing each node's prefix with it (so that it
+ * Queries (le/lt/ge/gt, first, last, range and prefix starts) run the
+ * engine of "Queries" below, which keeps its whole path on the stack and
+ * copies the deepest levels into the caller's iterator.  The iterator
+ * engine here serves next and prev.  A seek walks down once from the
+ * root towards a target, comparing each node's prefix with it (so that it
  * knows, without reading any leaf, whether the whole node lies below or
  * above the target), and caches the path.  It then either stands on the
  * answer, or has to "step": from the deepest cached position, move to
@@ -260,6 +263,7 @@ static enum move_state seek(struct cds_trie_iter *it, const struct move *m,
 	unsigned int c;
 	int r;
 
+	trie_count_descent();
 	path_reset(it, t->key, t->len);
 	for (;;) {
 		if (!s) {
@@ -379,23 +383,25 @@ static struct cds_trie_node *move(struct cds_trie_iter *it, struct move *m)
 	return x;
 }
 
-static struct cds_trie_node *seek_from(struct cds_trie *trie,
-		struct cds_trie_iter *iter, const void *key, size_t len,
-		int dir, bool strict, bool inf);
-
 /* ------------------------------------------------------------------------
- * Queries without an iterator: the same seek and step, for a plain key,
- * on a path kept on the stack with no anchor bookkeeping.  A path deeper
- * than FAST_DEPTH levels hands the query to the iterator engine above,
- * which starts again from the root (the only second descent, and only
- * for paths that deep).  The descent's scan of a 4- or 16-node also
- * notes, from the same key bytes, the positions beyond the key's byte
- * in the query's direction: the step then takes the nearest of them
- * without scanning the node again, and skips a node where there is
- * none.
+ * Queries: one descent from the root, then a step if needed, keeping the
+ * whole path, so that no query ever starts again from the root.  The
+ * path lives on the stack in segments of FAST_SEG levels: a path deeper
+ * than one segment goes on in a new stack frame (fast_overflow()) that
+ * links to the segment above; when a step climbs out of a segment, its
+ * frame returns FAST_CLIMB and the step goes on in the frame above.  So
+ * the stack a query uses grows with the height of the trie (about 32
+ * bytes per level), and nothing is read twice.  When the caller wants an
+ * iterator, the deepest CDS_TRIE_ITER_DEPTH levels of the path are
+ * copied into it at the end (fast_found()).
+ *
+ * The descent's scan of a 4- or 15-node also notes, from the same key
+ * bytes, the positions beyond the key's byte in the query's direction:
+ * the step then takes the nearest of them without scanning the node
+ * again, and skips a node where there is none.
  */
 
-#define FAST_DEPTH	48
+#define FAST_SEG	48
 
 struct fast_level {
 	uintptr_t s;		/* the node, as a tagged slot value */
@@ -413,168 +419,158 @@ struct fast_level {
 
 #define NEAR_SCAN	0x10000U
 
-struct fast_path {
+/* Levels of the path; @up holds the levels above them (NULL: none). */
+struct fast_seg {
+	const struct fast_seg *up;
 	unsigned int depth;
-	bool overflow;
-	struct fast_level lv[FAST_DEPTH];
+	struct fast_level lv[FAST_SEG];
 };
 
-/*
- * The fast path is inlined into one function per query (dir and strict
- * are then constants).
- */
+/* A query, and where its descent is. */
+struct fast_query {
+	const unsigned char *key;
+	size_t len;
+	int dir;		/* +1: >= or >, -1: <= or < */
+	bool strict;
+	size_t d;		/* seek: depth of the last node passed */
+	struct cds_trie_iter *iter;	/* NULL: none wanted */
+};
+
+/* What a frame does first: descend towards the key, or to an extreme. */
+enum fast_phase { PH_SEEK, PH_EXTREME };
+
+/* A frame's answer: its segment emptied, the step goes on above. */
+#define FAST_CLIMB	((struct cds_trie_node *) 1)
+
+/* The query engine is inlined into one function per query. */
 #define FAST_INLINE	static inline __attribute__((always_inline))
 
-FAST_INLINE struct fast_level *fast_push(struct fast_path *p, uintptr_t s,
+static struct cds_trie_node *fast_overflow(struct fast_query *q,
+		const struct fast_seg *up, enum fast_phase ph, uintptr_t s);
+
+FAST_INLINE struct fast_level *fast_push(struct fast_seg *seg, uintptr_t s,
 					 int slot)
 {
-	struct fast_level *lv;
+	struct fast_level *lv = &seg->lv[seg->depth++];
 
-	if (caa_unlikely(p->depth == FAST_DEPTH)) {
-		p->overflow = true;
-		return NULL;
-	}
-	lv = &p->lv[p->depth++];
 	lv->s = s;
 	lv->slot = slot;
 	lv->near = NEAR_SCAN;
 	return lv;
 }
 
-/* extreme() on a fast path: the leaf, or NULL (empty or overflow). */
-FAST_INLINE struct cds_trie_node *fast_extreme(struct fast_path *p, uintptr_t s,
-					       int dir)
+/*
+ * The answer @x, found with the path @seg: an iterator wanted keeps the
+ * deepest levels, anchored on @x's key (the key's path passes through
+ * every level, kept or not).
+ */
+static __attribute__((noinline)) void fast_to_iter(struct cds_trie_iter *it,
+		const struct fast_seg *seg, struct cds_trie_node *x)
 {
-	const struct trie_inner *n;
-	uintptr_t next, end;
-	int c;
+	const unsigned int cap = CDS_TRIE_ITER_DEPTH;
+	unsigned int keep = 0, i;
 
-	while (!slot_is_leaf(s)) {
-		n = slot_inner(s);
-		end = inner_end(n);
-		if (dir > 0 && end)
-			return slot_leaf(end);
-		next = dir > 0 ? inner_next_child(n, slot_type(s), -1, &c)
-			       : inner_prev_child(n, slot_type(s), 256, &c);
-		if (!next)
-			return dir < 0 && end ? slot_leaf(end) : NULL;
-		/* A step back here (subtree emptied) scans the node again. */
-		if (!fast_push(p, s, c))
-			return NULL;
-		s = next;
-	}
-	return slot_leaf(s);
-}
-
-/* step() on a fast path. */
-FAST_INLINE struct cds_trie_node *fast_step(struct fast_path *p, int dir)
-{
-	struct cds_trie_node *x;
-	const struct trie_inner *n;
-	struct fast_level *lv;
-	unsigned int type;
-	uintptr_t s;
-	int c;
-
-	while (p->depth) {
-		lv = &p->lv[p->depth - 1];
-		n = slot_inner(lv->s);
-		type = slot_type(lv->s);
-		if (dir < 0 && lv->slot < 0) {
-			/* Nothing of the node comes before its end slot. */
-			p->depth--;
-			continue;
-		}
-		if (lv->near != NEAR_SCAN) {
-			/*
-			 * The positions beyond the slot, as the descent's scan
-			 * found them, start at the rank after those it noted.
-			 */
-			unsigned int rank = popcount16(lv->near);
-			struct small_view v;
-
-			v.order = lv->order;
-			v.nr = lv->nr;
-			v.bits = type == TRIE_N4 ? 2 : 4;
-			s = 0;
-			if (dir > 0 ? rank < v.nr : rank > 0) {
-				small_view_keys(n, type, &v);
-				s = small_pick(n, type, &v, rank, dir > 0, &c);
+	it->dropped = 0;
+	for (; seg; seg = seg->up) {
+		for (i = seg->depth; i-- > 0;) {
+			if (keep == cap) {
+				it->dropped = 1;
+				break;
 			}
-		} else {
-			s = dir > 0 ? inner_next_child(n, type, lv->slot, &c)
-				    : inner_prev_child(n, type, lv->slot, &c);
+			keep++;
 		}
-		if (!s) {
-			/* Below: the end slot comes before every child. */
-			if (dir < 0 && (s = inner_end(n)))
-				return slot_leaf(s);
-			p->depth--;
-			continue;
-		}
-		lv->slot = c;
-		lv->near = NEAR_SCAN;
-		x = fast_extreme(p, s, dir);
-		if (x || p->overflow)
-			return x;
+		if (it->dropped)
+			break;
 	}
-	return NULL;
+	it->depth = keep;
+	it->anchored = keep;
+	it->node = x;
+	it->anchor = x->key;
+	it->anchor_len = x->key_len;
 }
 
-/* seek() for a plain key; NULL with p->overflow set: path too deep. */
-FAST_INLINE struct cds_trie_node *fast_seek(struct cds_trie *trie,
-					    const unsigned char *key, size_t len,
-					    int dir, bool strict,
-					    struct fast_path *p)
+FAST_INLINE struct cds_trie_node *fast_found(struct fast_query *q,
+		const struct fast_seg *seg, struct cds_trie_node *x)
 {
-	uintptr_t s = load_slot(&trie->root);
+	const struct fast_seg *sg;
+	unsigned int i, k;
+
+	if (q->iter) {
+		fast_to_iter(q->iter, seg, x);
+		/* Levels, deepest first, into path[depth - 1] down to 0. */
+		k = q->iter->depth;
+		for (sg = seg; sg && k; sg = sg->up) {
+			for (i = sg->depth; i-- > 0 && k;) {
+				k--;
+				q->iter->path[k] = (void *) sg->lv[i].s;
+				q->iter->slot[k] = (short) sg->lv[i].slot;
+			}
+		}
+	}
+	return x;
+}
+
+/*
+ * Runs query @q from slot value @s (phase @ph) in a new frame whose
+ * levels sit below @up: the answer, NULL when there is none (outermost
+ * frame only), or FAST_CLIMB.
+ */
+FAST_INLINE struct cds_trie_node *fast_run(struct fast_query *q,
+		const struct fast_seg *up, enum fast_phase ph, uintptr_t s,
+		int dir, bool strict)
+{
+	struct fast_seg seg;
+	struct cds_trie_node *x;
 	const struct trie_inner *n;
 	struct fast_level *lv;
-	struct cds_trie_node *x;
 	unsigned int c, type;
-	size_t d = (size_t) -1;
-	int r;
+	uintptr_t end, next;
+	int r, b;
 
-	p->depth = 0;
-	p->overflow = false;
+	seg.up = up;
+	seg.depth = 0;
+	if (ph == PH_EXTREME)
+		goto extreme;
 	while (s) {
 		if (slot_is_leaf(s)) {
 			x = slot_leaf(s);
-			r = key_cmp(x->key, x->key_len, key, len);
+			r = key_cmp(x->key, x->key_len, q->key, q->len);
 			if (r * dir > 0 || (!r && !strict))
+				return fast_found(q, &seg, x);
+			goto step;
+		}
+		if (caa_unlikely(seg.depth == FAST_SEG)) {
+			x = fast_overflow(q, &seg, PH_SEEK, s);
+			if (x != FAST_CLIMB)
 				return x;
-			break;
+			goto step;
 		}
 		n = slot_inner(s);
 		check_inner(n);
 		type = slot_type(s);
 		if (caa_unlikely(slot_plen(s))) {
-			r = prefix_key_cmp(s, n, key, len);
+			r = prefix_key_cmp(s, n, q->key, q->len);
 			if (r) {
+				/* The node lies wholly on one side of the key. */
 				if (r * dir < 0)
-					break;
-				x = fast_extreme(p, s, dir);
-				if (x || p->overflow)
-					return x;
-				break;
+					goto step;
+				goto extreme;
 			}
-			d = n->depth;
+			q->d = n->depth;
 		} else {
-			d++;
+			q->d++;
 		}
 		/* The prefix matched: len >= d (see prefix_key_cmp()). */
-		if (len == d) {
+		if (q->len == q->d) {
 			/* The end slot holds the key; all children follow it. */
-			if (!(lv = fast_push(p, s, -1)))
-				return NULL;
+			fast_push(&seg, s, -1);
 			s = inner_end(n);
 			if (s && !strict)
-				return slot_leaf(s);
-			break;
+				return fast_found(q, &seg, slot_leaf(s));
+			goto step;
 		}
-		c = key[d];
-		if (!(lv = fast_push(p, s, (int) c)))
-			return NULL;
+		c = q->key[q->d];
+		lv = fast_push(&seg, s, (int) c);
 		if (type <= TRIE_N15) {
 			struct small_view v;
 			unsigned int m, lt;
@@ -593,25 +589,127 @@ FAST_INLINE struct cds_trie_node *fast_seek(struct cds_trie *trie,
 			s = inner_find_child(n, type, c);
 		}
 	}
-	return fast_step(p, dir);
+	goto step;
+
+extreme:
+	/* Descend from s to its smallest (dir > 0) or greatest leaf. */
+	while (!slot_is_leaf(s)) {
+		if (caa_unlikely(seg.depth == FAST_SEG)) {
+			x = fast_overflow(q, &seg, PH_EXTREME, s);
+			if (x != FAST_CLIMB)
+				return x;
+			goto step;
+		}
+		n = slot_inner(s);
+		check_inner(n);
+		end = inner_end(n);
+		if (dir > 0 && end) {
+			fast_push(&seg, s, -1);
+			return fast_found(q, &seg, slot_leaf(end));
+		}
+		next = dir > 0 ? inner_next_child(n, slot_type(s), -1, &b)
+			       : inner_prev_child(n, slot_type(s), 256, &b);
+		if (!next) {
+			if (dir < 0 && end) {
+				fast_push(&seg, s, -1);
+				return fast_found(q, &seg, slot_leaf(end));
+			}
+			/* Emptied meanwhile: step on from the level above. */
+			goto step;
+		}
+		fast_push(&seg, s, b);
+		s = next;
+	}
+	return fast_found(q, &seg, slot_leaf(s));
+
+step:
+	/*
+	 * From the deepest level, the nearest nonempty slot in the query's
+	 * direction, climbing while a node has none.
+	 */
+	while (seg.depth) {
+		lv = &seg.lv[seg.depth - 1];
+		n = slot_inner(lv->s);
+		type = slot_type(lv->s);
+		if (dir < 0 && lv->slot < 0) {
+			/* Nothing of the node comes before its end slot. */
+			seg.depth--;
+			continue;
+		}
+		if (lv->near != NEAR_SCAN) {
+			/*
+			 * The positions beyond the slot, as the descent's scan
+			 * found them, start at the rank after those it noted.
+			 */
+			unsigned int rank = popcount16(lv->near);
+			struct small_view v;
+
+			v.order = lv->order;
+			v.nr = lv->nr;
+			v.bits = type == TRIE_N4 ? 2 : 4;
+			s = 0;
+			if (dir > 0 ? rank < v.nr : rank > 0) {
+				small_view_keys(n, type, &v);
+				s = small_pick(n, type, &v, rank, dir > 0, &b);
+			}
+		} else {
+			s = dir > 0 ? inner_next_child(n, type, lv->slot, &b)
+				    : inner_prev_child(n, type, lv->slot, &b);
+		}
+		if (!s) {
+			/* Below: the end slot comes before every child. */
+			if (dir < 0 && (s = inner_end(n))) {
+				lv->slot = -1;
+				return fast_found(q, &seg, slot_leaf(s));
+			}
+			seg.depth--;
+			continue;
+		}
+		lv->slot = b;
+		lv->near = NEAR_SCAN;
+		goto extreme;
+	}
+	return up ? FAST_CLIMB : NULL;
+}
+
+/* A new frame for a path deeper than the caller's segment. */
+static __attribute__((noinline)) struct cds_trie_node *fast_overflow(
+		struct fast_query *q, const struct fast_seg *up,
+		enum fast_phase ph, uintptr_t s)
+{
+	return fast_run(q, up, ph, s, q->dir, q->strict);
 }
 
 /*
- * A neighbour query: on the fast path when no iterator is wanted, with
- * the iterator engine for paths deeper than FAST_DEPTH.
+ * A query from the root: a seek for @key (@ph PH_SEEK) or the extreme
+ * leaf of the trie in direction @dir (PH_EXTREME).
  */
-FAST_INLINE struct cds_trie_node *neighbour(struct cds_trie *trie,
+FAST_INLINE struct cds_trie_node *fast_query(struct cds_trie *trie,
 		struct cds_trie_iter *iter, const void *key, size_t len,
-		int dir, bool strict)
+		enum fast_phase ph, int dir, bool strict)
 {
+	struct fast_query q = {
+		.key = key, .len = len, .dir = dir, .strict = strict,
+		.d = (size_t) -1, .iter = iter,
+	};
 	struct cds_trie_node *x;
-	struct fast_path p;
+	uintptr_t s;
 
-	if (iter)
-		return seek_from(trie, iter, key, len, dir, strict, false);
-	x = fast_seek(trie, key, len, dir, strict, &p);
-	if (caa_unlikely(p.overflow))
-		return seek_from(trie, NULL, key, len, dir, strict, false);
+	if (iter) {
+		iter->trie = trie;
+		iter->bound = BOUND_NONE;
+	}
+	trie_count_descent();
+	s = load_slot(&trie->root);
+	if (ph == PH_EXTREME && !s)
+		x = NULL;
+	else
+		x = fast_run(&q, NULL, ph, s, dir, strict);
+	if (iter) {
+		iter->node = x;
+		if (!x)
+			iter->depth = 0;
+	}
 	return x;
 }
 
@@ -619,69 +717,46 @@ FAST_INLINE struct cds_trie_node *neighbour(struct cds_trie *trie,
  * The API.
  */
 
-static void iter_start(struct cds_trie_iter *it, struct cds_trie *trie)
-{
-	it->trie = trie;
-	it->node = NULL;
-	it->bound = BOUND_NONE;
-}
-
-static struct cds_trie_node *seek_from(struct cds_trie *trie,
-		struct cds_trie_iter *iter, const void *key, size_t len,
-		int dir, bool strict, bool inf)
-{
-	struct cds_trie_iter local;
-	struct cds_trie_iter *it = iter ? iter : &local;
-	struct move m = {
-		.seek = true, .dir = dir, .strict = strict,
-		.t = { .key = key, .len = len, .inf = inf },
-	};
-
-	iter_start(it, trie);
-	return move(it, &m);
-}
-
 URCU_API struct cds_trie_node *cds_trie_lookup_le(struct cds_trie *trie,
 		const void *key, size_t len, struct cds_trie_iter *iter)
 {
 	cds__trie_check_reader(trie, "cds_trie_lookup_le");
-	return neighbour(trie, iter, key, len, -1, false);
+	return fast_query(trie, iter, key, len, PH_SEEK, -1, false);
 }
 
 URCU_API struct cds_trie_node *cds_trie_lookup_lt(struct cds_trie *trie,
 		const void *key, size_t len, struct cds_trie_iter *iter)
 {
 	cds__trie_check_reader(trie, "cds_trie_lookup_lt");
-	return neighbour(trie, iter, key, len, -1, true);
+	return fast_query(trie, iter, key, len, PH_SEEK, -1, true);
 }
 
 URCU_API struct cds_trie_node *cds_trie_lookup_ge(struct cds_trie *trie,
 		const void *key, size_t len, struct cds_trie_iter *iter)
 {
 	cds__trie_check_reader(trie, "cds_trie_lookup_ge");
-	return neighbour(trie, iter, key, len, 1, false);
+	return fast_query(trie, iter, key, len, PH_SEEK, 1, false);
 }
 
 URCU_API struct cds_trie_node *cds_trie_lookup_gt(struct cds_trie *trie,
 		const void *key, size_t len, struct cds_trie_iter *iter)
 {
 	cds__trie_check_reader(trie, "cds_trie_lookup_gt");
-	return neighbour(trie, iter, key, len, 1, true);
+	return fast_query(trie, iter, key, len, PH_SEEK, 1, true);
 }
 
 URCU_API struct cds_trie_node *cds_trie_first(struct cds_trie *trie,
 		struct cds_trie_iter *iter)
 {
 	cds__trie_check_reader(trie, "cds_trie_first");
-	return seek_from(trie, iter, NULL, 0, 1, false, false);
+	return fast_query(trie, iter, NULL, 0, PH_EXTREME, 1, false);
 }
 
 URCU_API struct cds_trie_node *cds_trie_last(struct cds_trie *trie,
 		struct cds_trie_iter *iter)
 {
 	cds__trie_check_reader(trie, "cds_trie_last");
-	/* Every key starts with the empty string: all lie below it + inf. */
-	return seek_from(trie, iter, NULL, 0, -1, false, true);
+	return fast_query(trie, iter, NULL, 0, PH_EXTREME, -1, false);
 }
 
 /* Whether @x lies within the iterator's bound, moving in @dir. */
@@ -754,7 +829,7 @@ URCU_API struct cds_trie_node *cds_trie_range_first(struct cds_trie *trie,
 		cds__trie_misuse("cds_trie_range_first", "NULL iterator");
 		return NULL;
 	}
-	x = seek_from(trie, iter, lo, lo_len, 1, false, false);
+	x = fast_query(trie, iter, lo, lo_len, PH_SEEK, 1, false);
 	iter->bound = BOUND_RANGE;
 	iter->lo = lo;
 	iter->lo_len = lo_len;
@@ -775,7 +850,7 @@ URCU_API struct cds_trie_node *cds_trie_prefix_first(struct cds_trie *trie,
 		cds__trie_misuse("cds_trie_prefix_first", "NULL iterator");
 		return NULL;
 	}
-	x = seek_from(trie, iter, prefix, len, 1, false, false);
+	x = fast_query(trie, iter, prefix, len, PH_SEEK, 1, false);
 	iter->bound = BOUND_PREFIX;
 	iter->lo = prefix;
 	iter->lo_len = len;
