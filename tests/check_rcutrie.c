@@ -693,6 +693,128 @@ START_TEST(test_caller_allocator)
 }
 END_TEST
 
+/* cds_trie_destroy_all()'s @free_node: counts in *@priv, frees the item. */
+static void count_free(struct cds_trie_node *node, void *priv)
+{
+	__atomic_add_fetch((int *) priv, 1, __ATOMIC_RELAXED);
+	free(item_of(node));
+}
+
+enum { DA_N = 600, DA_DUPS = 8, DA_DEL = 100 };
+
+/*
+ * Fills @t with DA_N keys of @keys (each "k" and three digits, some of
+ * them spread over every node size), DA_DUPS duplicates of the first,
+ * then removes DA_DEL keys so that replaced inner nodes wait for their
+ * grace period; the removed items go to @gone.
+ */
+static void da_fill(struct cds_trie *t, char (*keys)[8], struct item **gone)
+{
+	struct item *it[DA_N];
+	int i;
+
+	for (i = 0; i < DA_N; i++) {
+		snprintf(keys[i], 8, "k%c%c%c", 'a' + i % 23, 'A' + i / 23,
+			 '0' + i % 3);
+		it[i] = mk(keys[i], i);
+		ck_assert_int_eq(add(t, it[i]), 0);
+	}
+	for (i = 0; i < DA_DUPS; i++)
+		ck_assert_int_eq(add(t, mk(keys[0], DA_N + i)), 0);
+	for (i = 0; i < DA_DEL; i++) {
+		gone[i] = it[DA_N - 1 - i];
+		ck_assert_int_eq(del(t, gone[i]), 0);
+	}
+}
+
+/*
+ * cds_trie_destroy_all() frees a nonempty trie and every inner node,
+ * hands each node still in it (duplicates too) to the callback once, and
+ * leaves nothing behind once the replaced nodes' grace period is over.
+ */
+START_TEST(test_destroy_all)
+{
+	static char keys[DA_N][8];
+	struct item *gone[DA_DEL];
+	struct trie_test_alloc a;
+	struct cds_trie *t;
+	int freed = 0, i;
+
+	trie_test_alloc_init(&a);
+	t = cds_trie_new(fl, &a.ops);
+	ck_assert_ptr_nonnull(t);
+	da_fill(t, keys, gone);
+	ck_assert_int_eq(cds_trie_destroy_all(NULL, count_free, &freed), -EINVAL);
+	ck_assert_int_eq(cds_trie_destroy_all(t, count_free, &freed), 0);
+	ck_assert_int_eq(freed, DA_N + DA_DUPS - DA_DEL);
+	fl->barrier();
+	ck_assert_int_eq(__atomic_load_n(&a.live, __ATOMIC_RELAXED), 0);
+	ck_assert_int_eq(__atomic_load_n(&a.bytes, __ATOMIC_RELAXED), 0);
+	for (i = 0; i < DA_DEL; i++)
+		free(gone[i]);
+}
+END_TEST
+
+struct destroy_cb {
+	struct rcu_head head;
+	struct cds_trie *trie;
+	bool all;
+	int ret, freed;
+};
+
+static void destroy_from_callback(struct rcu_head *head)
+{
+	struct destroy_cb *d = caa_container_of(head, struct destroy_cb, head);
+
+	d->ret = d->all ? cds_trie_destroy_all(d->trie, count_free, &d->freed)
+			: cds_trie_destroy(d->trie);
+}
+
+/*
+ * cds_trie_destroy() (of an emptied trie) and cds_trie_destroy_all() (of
+ * a full one) run in a call_rcu callback, where waiting for callbacks
+ * would deadlock: they do not wait, and two rcu_barrier() calls later
+ * (the second for what the callback queued) everything is freed.
+ */
+START_TEST(test_destroy_in_callback)
+{
+	static char keys[DA_N][8];
+	struct item *gone[DA_DEL], *it[64];
+	struct destroy_cb d[2] = { { .all = false }, { .all = true } };
+	struct trie_test_alloc a;
+	char small[64][4];
+	int i;
+
+	trie_test_alloc_init(&a);
+	d[0].trie = cds_trie_new(fl, &a.ops);
+	d[1].trie = cds_trie_new(fl, &a.ops);
+	ck_assert_ptr_nonnull(d[0].trie);
+	ck_assert_ptr_nonnull(d[1].trie);
+	for (i = 0; i < 64; i++) {
+		snprintf(small[i], sizeof(small[i]), "%c%c", 'a' + i % 8, 'a' + i / 8);
+		it[i] = mk(small[i], i);
+		ck_assert_int_eq(add(d[0].trie, it[i]), 0);
+	}
+	for (i = 0; i < 64; i++)
+		ck_assert_int_eq(del(d[0].trie, it[i]), 0);
+	da_fill(d[1].trie, keys, gone);
+	d[0].ret = d[1].ret = 1;
+	fl->update_call_rcu(&d[0].head, destroy_from_callback);
+	fl->update_call_rcu(&d[1].head, destroy_from_callback);
+	fl->barrier();
+	fl->barrier();
+	ck_assert_int_eq(d[0].ret, 0);
+	ck_assert_int_eq(d[1].ret, 0);
+	ck_assert_int_eq(d[1].freed, DA_N + DA_DUPS - DA_DEL);
+	ck_assert_int_eq(__atomic_load_n(&a.live, __ATOMIC_RELAXED), 0);
+	ck_assert_int_eq(__atomic_load_n(&a.bytes, __ATOMIC_RELAXED), 0);
+	for (i = 0; i < 64; i++)
+		free(it[i]);
+	for (i = 0; i < DA_DEL; i++)
+		free(gone[i]);
+}
+END_TEST
+
 START_TEST(test_integer_keys)
 {
 	static const int64_t sv[] = { INT64_MIN, -300, -1, 0, 1, 255, 256,
@@ -1131,6 +1253,8 @@ static Suite *rcutrie_suite(void)
 	tcase_add_test(tc, test_walk_removing);
 	tcase_add_test(tc, test_node_reuse);
 	tcase_add_test(tc, test_caller_allocator);
+	tcase_add_test(tc, test_destroy_all);
+	tcase_add_test(tc, test_destroy_in_callback);
 	tcase_add_test(tc, test_integer_keys);
 	tcase_add_test(tc, test_integer_trie);
 	tcase_add_test(tc, test_misuse_release);
