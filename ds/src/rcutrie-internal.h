@@ -580,16 +580,21 @@ static inline unsigned int small_byte(const struct small_view *v, unsigned int i
 	return v->sk.k.b[i];
 }
 
-/* Bits set in a 16-bit mask. */
+/* Bits set in each byte value (rcutrie-node.c). */
+extern const uint8_t cds__trie_popcount8[256];
+
+/*
+ * Bits set in a 16-bit mask: the instruction where the target has one,
+ * else two table loads (cheaper than the bit-twiddling sequence on the
+ * path of every neighbour query).
+ */
 static inline unsigned int popcount16(unsigned int x)
 {
 #ifdef __POPCNT__
 	return (unsigned int) __builtin_popcount(x);
 #else
-	x = x - ((x >> 1) & 0x5555);
-	x = (x & 0x3333) + ((x >> 2) & 0x3333);
-	x = (x + (x >> 4)) & 0x0f0f;
-	return (x + (x >> 8)) & 0x1f;
+	return (unsigned int) cds__trie_popcount8[x & 0xff]
+		+ cds__trie_popcount8[(x >> 8) & 0xff];
 #endif
 }
 

@@ -48,6 +48,16 @@ const uint8_t cds__trie_name_byte[TRIE_NAME_SLOTS] = {
 	'o', 'p', 'q', 'r', 's', 't', 'u', 'v', 'w', 'x', 'y', 'z',
 };
 
+#define B2(n)	n, n + 1, n + 1, n + 2
+#define B4(n)	B2(n), B2(n + 1), B2(n + 1), B2(n + 2)
+#define B6(n)	B4(n), B4(n + 1), B4(n + 1), B4(n + 2)
+const uint8_t cds__trie_popcount8[256] = {
+	B6(0), B6(1), B6(1), B6(2),
+};
+#undef B6
+#undef B4
+#undef B2
+
 /* Filled from the tables above; checked by check_name_tables() below. */
 #define LE_ROW(a)	a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a
 const uint8_t cds__trie_name_le[256] = {
@@ -84,6 +94,9 @@ static void __attribute__((constructor)) check_name_tables(void)
 		urcu_posix_assert(cds__trie_name_le[c] == le);
 	}
 	urcu_posix_assert(le == TRIE_NAME_SLOTS);
+	for (c = 0; c < 256; c++)
+		urcu_posix_assert(cds__trie_popcount8[c]
+				  == (unsigned int) __builtin_popcount(c));
 }
 #endif
 
