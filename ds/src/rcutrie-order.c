@@ -401,7 +401,17 @@ static struct cds_trie_node *move(struct cds_trie_iter *it, struct move *m)
  * again, and skips a node where there is none.
  */
 
+/*
+ * Levels per segment.  Debug builds take 6, so that every query over a
+ * path of a few levels already chains frames, and the suites' model and
+ * stress tests exercise the chaining (and the climbs between frames)
+ * under concurrent updates.
+ */
+#ifdef URCU_DEBUG
+#define FAST_SEG	6
+#else
 #define FAST_SEG	48
+#endif
 
 struct fast_level {
 	uintptr_t s;		/* the node, as a tagged slot value */
