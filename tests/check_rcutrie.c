@@ -26,6 +26,9 @@
  * queries never skipping a stable key.
  * TCase "misuse" (debug builds): misuse aborts with a message (release
  * builds: test_misuse_release checks the -EINVAL returns instead).
+ * TCase "bound" (debug builds, which count each thread's descents from
+ * the root): every query descends once on a 200-level path, and under
+ * removals racing along a 120-level path.
  *
  * Conventions: fork mode; each test creates all of its RCU state; worker
  * threads never call ck_assert (their failures are logged and asserted
@@ -36,6 +39,8 @@
 #define _GNU_SOURCE
 #endif
 #include <errno.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1217,6 +1222,150 @@ START_TEST(test_deep_one_descent)
 }
 END_TEST
 
+/*
+ * Deep path under racing removals: an updater removes and adds back the
+ * keys "a" * i of even i (and "a" * i "z") on a 120-level path, while a
+ * reader runs le/ge queries of absent keys along it.  Every query must
+ * descend from the root once (no restart, whatever the removals empty
+ * meanwhile), return a key on the right side of the query, and never
+ * skip the stable keys ("a" * i of odd i, and "b").
+ */
+enum { RD_N = 120 };
+
+static struct {
+	struct cds_trie *t;
+	unsigned char a[RD_N + 2];
+	atomic_int stop, bad_descents, bad_answers;
+	long queries;
+} rd;
+
+static void *rd_updater(void *arg)
+{
+	struct item **churn = arg;
+	int i;
+
+	fl->register_thread();
+	while (!atomic_load(&rd.stop)) {
+		for (i = 0; i < RD_N; i++)
+			(void) del(rd.t, churn[i]);
+		fl->update_synchronize_rcu();
+		for (i = 0; i < RD_N; i++) {
+			const void *key;
+			size_t len;
+
+			/* Reused a grace period after its removal: init again. */
+			key = cds_trie_node_key(&churn[i]->node, &len);
+			cds_trie_node_init(&churn[i]->node, key, len);
+			(void) add(rd.t, churn[i]);
+		}
+	}
+	fl->unregister_thread();
+	return NULL;
+}
+
+/* Sign of @key (@len bytes) minus @q (@qlen bytes), memcmp order. */
+static int rd_cmp(const unsigned char *key, size_t len,
+		  const unsigned char *q, size_t qlen)
+{
+	int r = memcmp(key, q, len < qlen ? len : qlen);
+
+	return r ? r : (len > qlen) - (len < qlen);
+}
+
+static void *rd_reader(void *arg)
+{
+	unsigned char q[RD_N + 2];
+	struct cds_trie_node *n;
+	const unsigned char *key;
+	unsigned long before;
+	double end = *(double *) arg;
+	size_t len, k;
+	uint64_t r = 88172645463325252ULL;
+
+	fl->register_thread();
+	while (!harness_past(end)) {
+		r ^= r << 13;
+		r ^= r >> 7;
+		r ^= r << 17;
+		k = 1 + r % (RD_N - 1);
+		memset(q, 'a', k);
+		q[k] = (r >> 32) & 1 ? '0' : '{';
+		fl->read_lock();
+		before = cds__trie_debug_descents();
+		if (q[k] == '0') {
+			/* Below "a" * k "0": "a" * k, or "a" * (k - 1) at worst. */
+			n = cds_trie_lookup_le(rd.t, q, k + 1, NULL);
+			key = n ? cds_trie_node_key(n, &len) : NULL;
+			if (!key || rd_cmp(key, len, q, k + 1) >= 0
+			    || len < k - !(k & 1) || len > k || memcmp(key, q, len))
+				atomic_fetch_add(&rd.bad_answers, 1);
+		} else {
+			/*
+			 * Above "a" * k "{": some "a" * j "z" (j < k), or the
+			 * stable "b" when none is there.
+			 */
+			n = cds_trie_lookup_ge(rd.t, q, k + 1, NULL);
+			key = n ? cds_trie_node_key(n, &len) : NULL;
+			if (!key || rd_cmp(key, len, q, k + 1) <= 0
+			    || (key[0] != 'b' && (len > k || key[len - 1] != 'z')))
+				atomic_fetch_add(&rd.bad_answers, 1);
+		}
+		if (cds__trie_debug_descents() - before != 1)
+			atomic_fetch_add(&rd.bad_descents, 1);
+		fl->read_unlock();
+		rd.queries++;
+	}
+	fl->unregister_thread();
+	return NULL;
+}
+
+START_TEST(test_deep_racing_removals)
+{
+	struct item *stable[RD_N + 1], *churn[RD_N];
+	double end = harness_deadline(STRESS_S);
+	pthread_t up, rdr;
+	int i, ns = 0, bad_descents, bad_answers;
+
+	rd.t = new_trie();
+	memset(rd.a, 'a', sizeof(rd.a));
+	rd.a[RD_N + 1] = 'z';
+	atomic_store(&rd.stop, 0);
+	atomic_store(&rd.bad_descents, 0);
+	atomic_store(&rd.bad_answers, 0);
+	rd.queries = 0;
+	for (i = 1; i <= RD_N; i++) {
+		if (i & 1) {
+			stable[ns] = mkb(rd.a, (size_t) i, i);
+			ck_assert_int_eq(add(rd.t, stable[ns++]), 0);
+		} else {
+			/* "a" * i, and "a" * (i - 1) "z" beside it. */
+			churn[i - 2] = mkb(rd.a, (size_t) i, i);
+			churn[i - 1] = mkb(rd.a + RD_N + 2 - i, (size_t) i, -i);
+			ck_assert_int_eq(add(rd.t, churn[i - 2]), 0);
+			ck_assert_int_eq(add(rd.t, churn[i - 1]), 0);
+		}
+	}
+	stable[ns] = mk("b", 0);
+	ck_assert_int_eq(add(rd.t, stable[ns++]), 0);
+	ck_assert_int_eq(pthread_create(&up, NULL, rd_updater, churn), 0);
+	ck_assert_int_eq(pthread_create(&rdr, NULL, rd_reader, &end), 0);
+	ck_assert_int_eq(pthread_join(rdr, NULL), 0);
+	atomic_store(&rd.stop, 1);
+	ck_assert_int_eq(pthread_join(up, NULL), 0);
+	bad_descents = atomic_load(&rd.bad_descents);
+	bad_answers = atomic_load(&rd.bad_answers);
+	ck_assert_int_gt(rd.queries, 0);
+	ck_assert_msg(!bad_descents, "%d queries descended more than once",
+		      bad_descents);
+	ck_assert_msg(!bad_answers, "%d wrong answers", bad_answers);
+	for (i = 0; i < ns; i++)
+		ck_assert_int_eq(del(rd.t, stable[i]), 0);
+	drain(rd.t, churn, RD_N);
+	for (i = 0; i < ns; i++)
+		free(stable[i]);
+}
+END_TEST
+
 START_TEST(test_misuse_other_iterator)
 {
 	struct cds_trie *t = new_trie(), *u = new_trie();
@@ -1284,6 +1433,7 @@ static Suite *rcutrie_suite(void)
 	tc = harness_tcase(s, "bound", 10);
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_deep_one_descent);
+	tcase_add_test(tc, test_deep_racing_removals);
 #endif
 	return s;
 }
