@@ -26,6 +26,9 @@
  * queries never skipping a stable key.
  * TCase "misuse" (debug builds): misuse aborts with a message (release
  * builds: test_misuse_release checks the -EINVAL returns instead).
+ * TCase "bound" (debug builds, which count each thread's descents from
+ * the root): every query descends once on a 200-level path, and under
+ * removals racing along a 120-level path.
  *
  * Conventions: fork mode; each test creates all of its RCU state; worker
  * threads never call ck_assert (their failures are logged and asserted
@@ -36,6 +39,8 @@
 #define _GNU_SOURCE
 #endif
 #include <errno.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -693,6 +698,128 @@ START_TEST(test_caller_allocator)
 }
 END_TEST
 
+/* cds_trie_destroy_all()'s @free_node: counts in *@priv, frees the item. */
+static void count_free(struct cds_trie_node *node, void *priv)
+{
+	__atomic_add_fetch((int *) priv, 1, __ATOMIC_RELAXED);
+	free(item_of(node));
+}
+
+enum { DA_N = 600, DA_DUPS = 8, DA_DEL = 100 };
+
+/*
+ * Fills @t with DA_N keys of @keys (each "k" and three digits, some of
+ * them spread over every node size), DA_DUPS duplicates of the first,
+ * then removes DA_DEL keys so that replaced inner nodes wait for their
+ * grace period; the removed items go to @gone.
+ */
+static void da_fill(struct cds_trie *t, char (*keys)[8], struct item **gone)
+{
+	struct item *it[DA_N];
+	int i;
+
+	for (i = 0; i < DA_N; i++) {
+		snprintf(keys[i], 8, "k%c%c%c", 'a' + i % 23, 'A' + i / 23,
+			 '0' + i % 3);
+		it[i] = mk(keys[i], i);
+		ck_assert_int_eq(add(t, it[i]), 0);
+	}
+	for (i = 0; i < DA_DUPS; i++)
+		ck_assert_int_eq(add(t, mk(keys[0], DA_N + i)), 0);
+	for (i = 0; i < DA_DEL; i++) {
+		gone[i] = it[DA_N - 1 - i];
+		ck_assert_int_eq(del(t, gone[i]), 0);
+	}
+}
+
+/*
+ * cds_trie_destroy_all() frees a nonempty trie and every inner node,
+ * hands each node still in it (duplicates too) to the callback once, and
+ * leaves nothing behind once the replaced nodes' grace period is over.
+ */
+START_TEST(test_destroy_all)
+{
+	static char keys[DA_N][8];
+	struct item *gone[DA_DEL];
+	struct trie_test_alloc a;
+	struct cds_trie *t;
+	int freed = 0, i;
+
+	trie_test_alloc_init(&a);
+	t = cds_trie_new(fl, &a.ops);
+	ck_assert_ptr_nonnull(t);
+	da_fill(t, keys, gone);
+	ck_assert_int_eq(cds_trie_destroy_all(NULL, count_free, &freed), -EINVAL);
+	ck_assert_int_eq(cds_trie_destroy_all(t, count_free, &freed), 0);
+	ck_assert_int_eq(freed, DA_N + DA_DUPS - DA_DEL);
+	fl->barrier();
+	ck_assert_int_eq(__atomic_load_n(&a.live, __ATOMIC_RELAXED), 0);
+	ck_assert_int_eq(__atomic_load_n(&a.bytes, __ATOMIC_RELAXED), 0);
+	for (i = 0; i < DA_DEL; i++)
+		free(gone[i]);
+}
+END_TEST
+
+struct destroy_cb {
+	struct rcu_head head;
+	struct cds_trie *trie;
+	bool all;
+	int ret, freed;
+};
+
+static void destroy_from_callback(struct rcu_head *head)
+{
+	struct destroy_cb *d = caa_container_of(head, struct destroy_cb, head);
+
+	d->ret = d->all ? cds_trie_destroy_all(d->trie, count_free, &d->freed)
+			: cds_trie_destroy(d->trie);
+}
+
+/*
+ * cds_trie_destroy() (of an emptied trie) and cds_trie_destroy_all() (of
+ * a full one) run in a call_rcu callback, where waiting for callbacks
+ * would deadlock: they do not wait, and two rcu_barrier() calls later
+ * (the second for what the callback queued) everything is freed.
+ */
+START_TEST(test_destroy_in_callback)
+{
+	static char keys[DA_N][8];
+	struct item *gone[DA_DEL], *it[64];
+	struct destroy_cb d[2] = { { .all = false }, { .all = true } };
+	struct trie_test_alloc a;
+	char small[64][4];
+	int i;
+
+	trie_test_alloc_init(&a);
+	d[0].trie = cds_trie_new(fl, &a.ops);
+	d[1].trie = cds_trie_new(fl, &a.ops);
+	ck_assert_ptr_nonnull(d[0].trie);
+	ck_assert_ptr_nonnull(d[1].trie);
+	for (i = 0; i < 64; i++) {
+		snprintf(small[i], sizeof(small[i]), "%c%c", 'a' + i % 8, 'a' + i / 8);
+		it[i] = mk(small[i], i);
+		ck_assert_int_eq(add(d[0].trie, it[i]), 0);
+	}
+	for (i = 0; i < 64; i++)
+		ck_assert_int_eq(del(d[0].trie, it[i]), 0);
+	da_fill(d[1].trie, keys, gone);
+	d[0].ret = d[1].ret = 1;
+	fl->update_call_rcu(&d[0].head, destroy_from_callback);
+	fl->update_call_rcu(&d[1].head, destroy_from_callback);
+	fl->barrier();
+	fl->barrier();
+	ck_assert_int_eq(d[0].ret, 0);
+	ck_assert_int_eq(d[1].ret, 0);
+	ck_assert_int_eq(d[1].freed, DA_N + DA_DUPS - DA_DEL);
+	ck_assert_int_eq(__atomic_load_n(&a.live, __ATOMIC_RELAXED), 0);
+	ck_assert_int_eq(__atomic_load_n(&a.bytes, __ATOMIC_RELAXED), 0);
+	for (i = 0; i < 64; i++)
+		free(it[i]);
+	for (i = 0; i < DA_DEL; i++)
+		free(gone[i]);
+}
+END_TEST
+
 START_TEST(test_integer_keys)
 {
 	static const int64_t sv[] = { INT64_MIN, -300, -1, 0, 1, 255, 256,
@@ -1000,6 +1127,245 @@ START_TEST(test_misuse_replace_other_key)
 }
 END_TEST
 
+/*
+ * Defined by liburcu-cds for tests (ds/src/rcutrie-internal.h): the
+ * descents from the root the calling thread's queries made (debug builds).
+ */
+extern unsigned long cds__trie_debug_descents(void);
+
+enum { DEEP_N = 200 };
+
+/* The descents from the root one query of kind @q (Q_* or 5 first, 6 last,
+ * 7 prefix_first, 8 range_first) for @len bytes of @key makes; *@v gets the
+ * value found (-1: none). */
+static unsigned long deep_descents(struct cds_trie *t, int q,
+				   const unsigned char *key, size_t len, int *v)
+{
+	struct cds_trie_iter it;
+	struct cds_trie_node *n = NULL;
+	unsigned long before;
+
+	fl->read_lock();
+	before = cds__trie_debug_descents();
+	switch (q) {
+	case Q_LE: n = cds_trie_lookup_le(t, key, len, NULL); break;
+	case Q_LT: n = cds_trie_lookup_lt(t, key, len, &it); break;
+	case Q_GE: n = cds_trie_lookup_ge(t, key, len, NULL); break;
+	case Q_GT: n = cds_trie_lookup_gt(t, key, len, &it); break;
+	case 5: n = cds_trie_first(t, &it); break;
+	case 6: n = cds_trie_last(t, &it); break;
+	case 7: n = cds_trie_prefix_first(t, key, len, &it); break;
+	default: n = cds_trie_range_first(t, key, len, NULL, 0, &it); break;
+	}
+	before = cds__trie_debug_descents() - before;
+	fl->read_unlock();
+	*v = value_of(n);
+	return before;
+}
+
+/*
+ * A path of 200 inner nodes (keys "a", "aa", ... nested, and "b"):
+ * every query, from or without an iterator, descends from the root once,
+ * even when its answer lies 200 levels above where the descent stopped
+ * (it keeps its whole path: no second descent, no restart), and a full
+ * walk in either direction returns every key once, in order.
+ */
+START_TEST(test_deep_one_descent)
+{
+	static unsigned char a[DEEP_N + 2];
+	struct cds_trie *t = new_trie();
+	struct item *items[DEEP_N + 1];
+	int i, v, got[DEEP_N + 1], q;
+
+	memset(a, 'a', sizeof(a));
+	for (i = 0; i < DEEP_N; i++) {
+		items[i] = mkb(a, (size_t) i + 1, i + 1);
+		ck_assert_int_eq(add(t, items[i]), 0);
+	}
+	items[DEEP_N] = mk("b", DEEP_N + 1);
+	ck_assert_int_eq(add(t, items[DEEP_N]), 0);
+
+	/* Above the deepest key: climb 200 levels to "b". */
+	a[DEEP_N] = 'z';
+	ck_assert_uint_eq(deep_descents(t, Q_GE, a, DEEP_N + 1, &v), 1);
+	ck_assert_int_eq(v, DEEP_N + 1);
+	ck_assert_uint_eq(deep_descents(t, Q_GT, a, DEEP_N + 1, &v), 1);
+	ck_assert_int_eq(v, DEEP_N + 1);
+	ck_assert_uint_eq(deep_descents(t, 7, a, DEEP_N + 1, &v), 1);
+	ck_assert_int_eq(v, -1);
+	/* Below a deep absent key: the end slot one level up. */
+	a[150] = '0';
+	ck_assert_uint_eq(deep_descents(t, Q_LE, a, 151, &v), 1);
+	ck_assert_int_eq(v, 150);
+	ck_assert_uint_eq(deep_descents(t, Q_LT, a, 151, &v), 1);
+	ck_assert_int_eq(v, 150);
+	ck_assert_uint_eq(deep_descents(t, 8, a, 151, &v), 1);
+	ck_assert_int_eq(v, 151);
+	memset(a, 'a', sizeof(a));
+	ck_assert_uint_eq(deep_descents(t, 5, NULL, 0, &v), 1);
+	ck_assert_int_eq(v, 1);
+	ck_assert_uint_eq(deep_descents(t, 6, NULL, 0, &v), 1);
+	ck_assert_int_eq(v, DEEP_N + 1);
+	for (q = 0; q <= 8; q++) {
+		if (q == Q_PREFIX)
+			continue;
+		ck_assert_uint_eq(deep_descents(t, q, a, DEEP_N, &v), 1);
+	}
+
+	ck_assert_int_eq(walk(t, 1, got, DEEP_N + 1), DEEP_N + 1);
+	for (i = 0; i <= DEEP_N; i++)
+		ck_assert_int_eq(got[i], i + 1);
+	ck_assert_int_eq(walk(t, -1, got, DEEP_N + 1), DEEP_N + 1);
+	for (i = 0; i <= DEEP_N; i++)
+		ck_assert_int_eq(got[i], DEEP_N + 1 - i);
+	drain(t, items, DEEP_N + 1);
+}
+END_TEST
+
+/*
+ * Deep path under racing removals: an updater removes and adds back the
+ * keys "a" * i of even i (and "a" * i "z") on a 120-level path, while a
+ * reader runs le/ge queries of absent keys along it.  Every query must
+ * descend from the root once (no restart, whatever the removals empty
+ * meanwhile), return a key on the right side of the query, and never
+ * skip the stable keys ("a" * i of odd i, and "b").
+ */
+enum { RD_N = 120 };
+
+static struct {
+	struct cds_trie *t;
+	unsigned char a[RD_N + 2];
+	atomic_int stop, bad_descents, bad_answers;
+	long queries;
+} rd;
+
+static void *rd_updater(void *arg)
+{
+	struct item **churn = arg;
+	int i;
+
+	fl->register_thread();
+	while (!atomic_load(&rd.stop)) {
+		for (i = 0; i < RD_N; i++)
+			(void) del(rd.t, churn[i]);
+		fl->update_synchronize_rcu();
+		for (i = 0; i < RD_N; i++) {
+			const void *key;
+			size_t len;
+
+			/* Reused a grace period after its removal: init again. */
+			key = cds_trie_node_key(&churn[i]->node, &len);
+			cds_trie_node_init(&churn[i]->node, key, len);
+			(void) add(rd.t, churn[i]);
+		}
+	}
+	fl->unregister_thread();
+	return NULL;
+}
+
+/* Sign of @key (@len bytes) minus @q (@qlen bytes), memcmp order. */
+static int rd_cmp(const unsigned char *key, size_t len,
+		  const unsigned char *q, size_t qlen)
+{
+	int r = memcmp(key, q, len < qlen ? len : qlen);
+
+	return r ? r : (len > qlen) - (len < qlen);
+}
+
+static void *rd_reader(void *arg)
+{
+	unsigned char q[RD_N + 2];
+	struct cds_trie_node *n;
+	const unsigned char *key;
+	unsigned long before;
+	double end = *(double *) arg;
+	size_t len, k;
+	uint64_t r = 88172645463325252ULL;
+
+	fl->register_thread();
+	while (!harness_past(end)) {
+		r ^= r << 13;
+		r ^= r >> 7;
+		r ^= r << 17;
+		k = 1 + r % (RD_N - 1);
+		memset(q, 'a', k);
+		q[k] = (r >> 32) & 1 ? '0' : '{';
+		fl->read_lock();
+		before = cds__trie_debug_descents();
+		if (q[k] == '0') {
+			/* Below "a" * k "0": "a" * k, or "a" * (k - 1) at worst. */
+			n = cds_trie_lookup_le(rd.t, q, k + 1, NULL);
+			key = n ? cds_trie_node_key(n, &len) : NULL;
+			if (!key || rd_cmp(key, len, q, k + 1) >= 0
+			    || len < k - !(k & 1) || len > k || memcmp(key, q, len))
+				atomic_fetch_add(&rd.bad_answers, 1);
+		} else {
+			/*
+			 * Above "a" * k "{": some "a" * j "z" (j < k), or the
+			 * stable "b" when none is there.
+			 */
+			n = cds_trie_lookup_ge(rd.t, q, k + 1, NULL);
+			key = n ? cds_trie_node_key(n, &len) : NULL;
+			if (!key || rd_cmp(key, len, q, k + 1) <= 0
+			    || (key[0] != 'b' && (len > k || key[len - 1] != 'z')))
+				atomic_fetch_add(&rd.bad_answers, 1);
+		}
+		if (cds__trie_debug_descents() - before != 1)
+			atomic_fetch_add(&rd.bad_descents, 1);
+		fl->read_unlock();
+		rd.queries++;
+	}
+	fl->unregister_thread();
+	return NULL;
+}
+
+START_TEST(test_deep_racing_removals)
+{
+	struct item *stable[RD_N + 1], *churn[RD_N];
+	double end = harness_deadline(STRESS_S);
+	pthread_t up, rdr;
+	int i, ns = 0, bad_descents, bad_answers;
+
+	rd.t = new_trie();
+	memset(rd.a, 'a', sizeof(rd.a));
+	rd.a[RD_N + 1] = 'z';
+	atomic_store(&rd.stop, 0);
+	atomic_store(&rd.bad_descents, 0);
+	atomic_store(&rd.bad_answers, 0);
+	rd.queries = 0;
+	for (i = 1; i <= RD_N; i++) {
+		if (i & 1) {
+			stable[ns] = mkb(rd.a, (size_t) i, i);
+			ck_assert_int_eq(add(rd.t, stable[ns++]), 0);
+		} else {
+			/* "a" * i, and "a" * (i - 1) "z" beside it. */
+			churn[i - 2] = mkb(rd.a, (size_t) i, i);
+			churn[i - 1] = mkb(rd.a + RD_N + 2 - i, (size_t) i, -i);
+			ck_assert_int_eq(add(rd.t, churn[i - 2]), 0);
+			ck_assert_int_eq(add(rd.t, churn[i - 1]), 0);
+		}
+	}
+	stable[ns] = mk("b", 0);
+	ck_assert_int_eq(add(rd.t, stable[ns++]), 0);
+	ck_assert_int_eq(pthread_create(&up, NULL, rd_updater, churn), 0);
+	ck_assert_int_eq(pthread_create(&rdr, NULL, rd_reader, &end), 0);
+	ck_assert_int_eq(pthread_join(rdr, NULL), 0);
+	atomic_store(&rd.stop, 1);
+	ck_assert_int_eq(pthread_join(up, NULL), 0);
+	bad_descents = atomic_load(&rd.bad_descents);
+	bad_answers = atomic_load(&rd.bad_answers);
+	ck_assert_int_gt(rd.queries, 0);
+	ck_assert_msg(!bad_descents, "%d queries descended more than once",
+		      bad_descents);
+	ck_assert_msg(!bad_answers, "%d wrong answers", bad_answers);
+	for (i = 0; i < ns; i++)
+		ck_assert_int_eq(del(rd.t, stable[i]), 0);
+	drain(rd.t, churn, RD_N);
+	for (i = 0; i < ns; i++)
+		free(stable[i]);
+}
+END_TEST
+
 START_TEST(test_misuse_other_iterator)
 {
 	struct cds_trie *t = new_trie(), *u = new_trie();
@@ -1036,6 +1402,8 @@ static Suite *rcutrie_suite(void)
 	tcase_add_test(tc, test_walk_removing);
 	tcase_add_test(tc, test_node_reuse);
 	tcase_add_test(tc, test_caller_allocator);
+	tcase_add_test(tc, test_destroy_all);
+	tcase_add_test(tc, test_destroy_in_callback);
 	tcase_add_test(tc, test_integer_keys);
 	tcase_add_test(tc, test_integer_trie);
 	tcase_add_test(tc, test_misuse_release);
@@ -1061,6 +1429,11 @@ static Suite *rcutrie_suite(void)
 	tcase_add_test_raise_signal(tc, test_misuse_added_twice, SIGABRT);
 	tcase_add_test_raise_signal(tc, test_misuse_replace_other_key, SIGABRT);
 	tcase_add_test_raise_signal(tc, test_misuse_other_iterator, SIGABRT);
+
+	tc = harness_tcase(s, "bound", 10);
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, test_deep_one_descent);
+	tcase_add_test(tc, test_deep_racing_removals);
 #endif
 	return s;
 }

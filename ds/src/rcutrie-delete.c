@@ -35,7 +35,7 @@
 #define CLEANUP_TRIES	8
 
 /* A type above 4 shrinks once its children are this few. */
-static const unsigned int shrink_at[TRIE_NR_TYPES] = { 0, 3, 12, 40 };
+static const unsigned int shrink_at[TRIE_NR_TYPES] = { 0, 3, 12, 12, 30 };
 
 /* Whether a node of @type with @entries and @count children needs work. */
 static bool needs_cleanup(unsigned int type, unsigned int entries,
@@ -66,7 +66,7 @@ static bool find_parent(struct cds_trie *trie, const struct trie_inner *n,
 		}
 		if (len <= x->depth)
 			return false;
-		slot = inner_child_slot(x, key[x->depth]);
+		slot = inner_child_slot(x, slot_type(v), key[x->depth]);
 		if (!slot)
 			return false;
 		holder = x;
@@ -90,7 +90,10 @@ enum cleanup {
 static enum cleanup plan(const struct trie_inner *n, struct trie_inner **only,
 			 int *byte)
 {
-	unsigned int count = inner_count(n), entries = inner_entries(n);
+	unsigned int count = cds__trie_count(n);
+	/* Relaxed: exact under the lock, a hint otherwise. */
+	unsigned int entries = count + (__atomic_load_n(&n->end,
+							__ATOMIC_RELAXED) != 0);
 	uintptr_t s;
 
 	if (!needs_cleanup(n->type, entries, count))
@@ -101,7 +104,7 @@ static enum cleanup plan(const struct trie_inner *n, struct trie_inner **only,
 		return CLEAN_SHRINK;
 	if (!count)
 		return CLEAN_NONE;	/* only the end slot: stays */
-	s = inner_next_child(n, -1, byte);
+	s = inner_next_child(n, n->type, -1, byte);
 	if (!s || slot_is_leaf(s))
 		return CLEAN_NONE;	/* a leaf stays; or changing (unlocked) */
 	*only = slot_inner(s);
@@ -118,13 +121,18 @@ static void build_replacement(const struct trie_inner *n, enum cleanup what,
 	if (what == CLEAN_MERGE) {
 		unsigned char *p = inner_prefix(repl);
 
-		memcpy(p, inner_prefix(n), n->prefix_len);
-		p[n->prefix_len] = (unsigned char) byte;
-		memcpy(p + n->prefix_len + 1, inner_prefix(only),
-		       only->prefix_len);
+		if (repl->depth >= TRIE_DEEP) {
+			/* only is as deep: its path is the whole story (I8). */
+			inner_set_path(repl, inner_path_end(only));
+		} else {
+			memcpy(p, inner_prefix(n), n->prefix_len);
+			p[n->prefix_len] = (unsigned char) byte;
+			memcpy(p + n->prefix_len + 1, inner_prefix(only),
+			       only->prefix_len);
+		}
 		cds__trie_collect(only, &e);
 	} else {
-		memcpy(inner_prefix(repl), inner_prefix(n), n->prefix_len);
+		inner_set_path(repl, inner_path_end(n));
 		cds__trie_collect(n, &e);
 	}
 	cds__trie_fill(repl, &e);
@@ -140,6 +148,7 @@ static struct trie_inner *cleanup_step(struct cds_trie *trie,
 {
 	struct trie_inner *parent, *only = NULL, *locked_only, *repl;
 	unsigned int tries = 0, type;
+	struct trie_entries e;
 	enum cleanup what, now;
 	uintptr_t *pslot;
 	int byte = -1, now_byte = -1;
@@ -155,8 +164,10 @@ static struct trie_inner *cleanup_step(struct cds_trie *trie,
 			repl = cds__trie_inner_new(trie, only->type, only->depth,
 					n->prefix_len + 1 + only->prefix_len);
 		} else if (what == CLEAN_SHRINK) {
-			type = cds__trie_type_for(inner_count(n));
-			if (type == n->type)
+			/* Unlocked: a hint, checked again under the lock. */
+			cds__trie_collect(n, &e);
+			type = cds__trie_type_for(&e, -1);
+			if (type >= n->type)
 				return NULL;
 			repl = cds__trie_inner_new(trie, type, n->depth,
 						   n->prefix_len);
@@ -166,7 +177,7 @@ static struct trie_inner *cleanup_step(struct cds_trie *trie,
 
 		if (!lock_holder(trie, parent))
 			goto again;
-		if (load_slot(pslot) != (uintptr_t) n) {
+		if (!slot_holds(load_slot(pslot), n)) {
 			unlock_holder(trie, parent);
 			goto again;
 		}
@@ -178,10 +189,13 @@ static struct trie_inner *cleanup_step(struct cds_trie *trie,
 		}
 		locked_only = NULL;
 		now = plan(n, &locked_only, &now_byte);
-		if (now != what || locked_only != only || now_byte != byte
-		    || (what == CLEAN_SHRINK
-			&& inner_count(n) > trie_capacity[repl->type]))
+		if (now != what || locked_only != only || now_byte != byte)
 			goto unlock_again;
+		if (what == CLEAN_SHRINK) {
+			cds__trie_collect(n, &e);
+			if (!cds__trie_type_fits(repl->type, &e, -1))
+				goto unlock_again;
+		}
 
 		switch (what) {
 		case CLEAN_PRUNE:
@@ -201,18 +215,14 @@ static struct trie_inner *cleanup_step(struct cds_trie *trie,
 				cds__trie_inner_free_now(trie, repl);
 				return NULL;
 			}
-			if (inner_count(only) > trie_capacity[repl->type]) {
-				trie_unlock(&only->lock);
-				goto unlock_again;
-			}
 			build_replacement(n, what, only, byte, repl);
-			publish_slot(pslot, (uintptr_t) repl);
+			publish_slot(pslot, inner_slot(repl));
 			trie_unlock_obsolete(&only->lock);
 			cds__trie_retire(trie, only);
 			break;
 		default:
 			build_replacement(n, what, NULL, -1, repl);
-			publish_slot(pslot, (uintptr_t) repl);
+			publish_slot(pslot, inner_slot(repl));
 			break;
 		}
 		trie_unlock_obsolete(&n->lock);

@@ -176,7 +176,7 @@ static int add_split_leaf(struct cds_trie *trie, const struct trie_wpos *w,
 				(uint32_t) (lcp - w->slot_depth));
 	if (!n)
 		return -ENOMEM;
-	memcpy(inner_prefix(n), key + w->slot_depth, lcp - w->slot_depth);
+	inner_set_path(n, key + lcp);
 	if (x->key_len == lcp)
 		e.end = w->value;
 	else
@@ -194,7 +194,7 @@ static int add_split_leaf(struct cds_trie *trie, const struct trie_wpos *w,
 		goto retry;
 	}
 	prepare(node);
-	publish_slot(w->slot, (uintptr_t) n);
+	publish_slot(w->slot, inner_slot(n));
 	unlock_holder(trie, w->node);
 	return 0;
 retry:
@@ -212,7 +212,7 @@ static bool lock_parent_and_node(struct cds_trie *trie,
 {
 	if (!lock_holder(trie, w->parent))
 		return false;
-	if (load_slot(w->parent_slot) != (uintptr_t) w->node) {
+	if (!slot_holds(load_slot(w->parent_slot), w->node)) {
 		unlock_holder(trie, w->parent);
 		return false;
 	}
@@ -255,8 +255,9 @@ static int add_split_prefix(struct cds_trie *trie, const struct trie_wpos *w,
 			cds__trie_inner_free_now(trie, low);
 		return -ENOMEM;
 	}
-	memcpy(inner_prefix(top), inner_prefix(old), i);
-	memcpy(inner_prefix(low), inner_prefix(old) + i + 1, plen - i - 1);
+	/* The key follows top's path (I1): it ends at the mismatch. */
+	inner_set_path(top, node->key + depth);
+	inner_set_path(low, inner_path_end(old));
 
 	if (!lock_parent_and_node(trie, w)) {
 		cds__trie_inner_free_now(trie, top);
@@ -275,13 +276,13 @@ static int add_split_prefix(struct cds_trie *trie, const struct trie_wpos *w,
 	cds__trie_fill(low, &e);
 	e.nr = 0;
 	e.end = 0;
-	cds__trie_entries_add(&e, inner_prefix(old)[i], (uintptr_t) low);
+	cds__trie_entries_add(&e, inner_prefix(old)[i], inner_slot(low));
 	if (node->key_len == depth)
 		e.end = leaf_slot(node);
 	else
 		cds__trie_entries_add(&e, node->key[depth], leaf_slot(node));
 	cds__trie_fill(top, &e);
-	replace_node(trie, w, (uintptr_t) top);
+	replace_node(trie, w, inner_slot(top));
 	return 0;
 }
 
@@ -307,27 +308,28 @@ static int add_child(struct cds_trie *trie, const struct trie_wpos *w,
 		trie_unlock(&old->lock);
 		return 0;
 	}
-	type = cds__trie_type_for(inner_count(old) + 1);
+	cds__trie_collect(old, &e);
+	type = cds__trie_type_for(&e, (int) c);
 	trie_unlock(&old->lock);
 
-	/* Full: a copy with room takes its place. */
+	/* Full, or not for this byte: a copy with room takes its place. */
 	big = cds__trie_inner_new(trie, type, old->depth, old->prefix_len);
 	if (!big)
 		return -ENOMEM;
-	memcpy(inner_prefix(big), inner_prefix(old), old->prefix_len);
+	inner_set_path(big, inner_path_end(old));
 	if (!lock_parent_and_node(trie, w))
 		goto retry;
 	slot = cds__trie_child_slot(old, c);
-	if ((slot && load_slot(slot)) || inner_count(old) + 1 > trie_capacity[type]) {
+	cds__trie_collect(old, &e);
+	if ((slot && load_slot(slot)) || !cds__trie_type_fits(type, &e, (int) c)) {
 		trie_unlock(&old->lock);
 		unlock_holder(trie, w->parent);
 		goto retry;
 	}
-	cds__trie_collect(old, &e);
 	prepare(node);
 	cds__trie_entries_add(&e, c, leaf_slot(node));
 	cds__trie_fill(big, &e);
-	replace_node(trie, w, (uintptr_t) big);
+	replace_node(trie, w, inner_slot(big));
 	return 0;
 retry:
 	cds__trie_inner_free_now(trie, big);

@@ -23,15 +23,25 @@
  * branches on byte d of the keys below it; all of them share their
  * first d bytes, its "path".  The node stores the part of its path below
  * its parent (its prefix, prefix_len bytes, ending at byte d - 1), so
- * that a walk knows where it is without reading any leaf.  Child c of a
- * node at depth d holds the keys whose byte d is c; the end slot holds
- * the key of length d, if any.  Four node types of 4, 16, 48 and 256
- * children; only the type of a node decides its body's layout.
+ * that a walk knows where it is without reading any leaf; a node at
+ * depth TRIE_DEEP or more stores its whole path (see "Deep nodes").
+ * Child c of a node at depth d holds the keys whose byte d is c; the end
+ * slot holds the key of length d, if any.  Five node types: 4 and 16
+ * children (unsorted key bytes), 40 children from the DNS name alphabet
+ * (a fixed byte-to-slot map shared by every such node), 40 children of
+ * any byte (a per-node index) and 256 children (indexed by the byte).
+ *
+ * Tagged slots.  Inner nodes are aligned to TRIE_ALIGN (64) bytes, so a
+ * slot pointing to one carries, in its low bits, the node's type and its
+ * prefix length when below 3 (3: read it from the node).  A reader thus
+ * knows, before touching a node, how to index it and at which depth,
+ * and a level costs it one cache line of a 40- or 256-node: the child
+ * slot's (a 4- or 16-node keeps its key bytes in its first line).
  *
  * Invariants:
  *  (I1) A node's type, depth, prefix and path never change once it is
  *       published; every key ever reachable below it starts with its
- *       path.
+ *       path.  A slot's tag bits always describe the node it points to.
  *  (I2) A node is "live" until it is marked obsolete, which happens,
  *       under its lock, in the same locked step that stores its
  *       replacement (or 0) in the live slot that pointed to it.  Live
@@ -44,7 +54,7 @@
  *       replacement, never copied) go on living.
  *  (I4) An in-place change is a single release store of one slot (after
  *       the bytes that locate it, if new, are in place): a reader sees
- *       it entirely or not at all.  A position of a 4/16/48-node, once
+ *       it entirely or not at all.  A position of a 4/16/40-node, once
  *       given to byte c, stays c's for the node's lifetime (a removed
  *       child leaves a "tombstone" that only c can reuse), so a reader
  *       never pairs a byte with another byte's child.
@@ -62,6 +72,10 @@
  *       last entry until the cleanup that the same del runs next, which
  *       removes it from its parent; no copy is ever made of an empty
  *       node.  Readers take an empty subtree as holding no key.
+ *  (I8) A node at depth TRIE_DEEP or more stores its whole path (the
+ *       first depth bytes of every key below it), which lives as long
+ *       as the node: an iterator that drops cached levels deeper than
+ *       it can hold keeps such a path as its anchor (rcutrie-order.c).
  *
  * Readers take no lock: they follow slots with acquire (consume) loads,
  * which pair with the release stores of (I4) and (I5), so that a node or
@@ -85,13 +99,35 @@
 #include <urcu/flavor.h>
 #include <urcu/rcutrie.h>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#define TRIE_SSE2	1
+#endif
+
 struct trie_inner;
 
 /* ------------------------------------------------------------------------
  * Slots.
  */
 
+/* Alignment of inner nodes: their slots keep 6 bits of tags. */
+#define TRIE_ALIGN	64
+
 #define SLOT_LEAF	((uintptr_t) 1)
+#define SLOT_TAGS	((uintptr_t) TRIE_ALIGN - 1)
+#define SLOT_TYPE_SHIFT	1
+#define SLOT_PLEN_SHIFT	4
+/* Prefix length tag of a node whose prefix has this many bytes or more. */
+#define SLOT_PLEN_LONG	3U
+
+enum trie_type {
+	TRIE_N4,	/* 4 children, unsorted key bytes */
+	TRIE_N15,	/* 15 children, unsorted key bytes */
+	TRIE_NAME,	/* the 40 bytes of trie_name_slot[], slot by byte */
+	TRIE_N40,	/* 40 children of any bytes, through an index */
+	TRIE_N256,	/* 256 children, slot by byte */
+	TRIE_NR_TYPES
+};
 
 static inline bool slot_is_leaf(uintptr_t s)
 {
@@ -105,7 +141,19 @@ static inline struct cds_trie_node *slot_leaf(uintptr_t s)
 
 static inline struct trie_inner *slot_inner(uintptr_t s)
 {
-	return (struct trie_inner *) s;
+	return (struct trie_inner *) (s & ~SLOT_TAGS);
+}
+
+/* Type of the inner node slot @s points to (I1). */
+static inline unsigned int slot_type(uintptr_t s)
+{
+	return (unsigned int) (s >> SLOT_TYPE_SHIFT) & 7U;
+}
+
+/* Its prefix length, or SLOT_PLEN_LONG when that many or more. */
+static inline unsigned int slot_plen(uintptr_t s)
+{
+	return (unsigned int) (s >> SLOT_PLEN_SHIFT) & 3U;
 }
 
 static inline uintptr_t leaf_slot(struct cds_trie_node *node)
@@ -246,77 +294,153 @@ static inline bool key_eq(const unsigned char *a, const unsigned char *b,
  * Inner nodes.
  */
 
-enum trie_type { TRIE_N4, TRIE_N16, TRIE_N48, TRIE_N256, TRIE_NR_TYPES };
-
 /* Lock word (struct trie_inner.lock, struct cds_trie.root_lock). */
-#define TRIE_LOCKED	1U
-#define TRIE_OBSOLETE	2U
+#define TRIE_LOCKED	((uintptr_t) 1)
+#define TRIE_OBSOLETE	((uintptr_t) 2)
+
+/* Nodes at this depth or deeper store their whole path (I8). */
+#define TRIE_DEEP	CDS_TRIE_ITER_DEPTH
 
 /*
- * Header of every inner node, followed by the body of its type at a
- * fixed offset (a lookup computes a child's address without waiting for
- * anything but the node's address), then prefix_len prefix bytes.
+ * Header of every inner node (32 bytes on 64-bit machines), followed by
+ * the body of its type, then its stored path bytes (prefix_len of them,
+ * or depth for a deep node).  A 4-node fits in one 64-byte line.
  */
 struct trie_inner {
-	uint32_t lock;		/* TRIE_LOCKED | TRIE_OBSOLETE (atomic) */
-	uint8_t type;		/* enum trie_type, fixed */
 	/*
-	 * 4/16: positions in use; 48: child positions in use.  Atomic:
-	 * readers of 4/16 nodes load it (acquire) before the key bytes.
+	 * TRIE_LOCKED | TRIE_OBSOLETE (atomic).  Once the node is obsolete
+	 * and retired, it also links the retired list (rcutrie-mem.c),
+	 * TRIE_OBSOLETE staying set.
 	 */
-	uint8_t nr_used;
-	uint16_t count;		/* live children; writers, under the lock */
+	uintptr_t lock;
 	uint32_t depth;		/* byte this node branches on, fixed */
 	uint32_t prefix_len;	/* fixed */
+	uint8_t type;		/* enum trie_type, fixed (also in the tags) */
+	/*
+	 * 40: positions in use.  Atomic: readers load it (acquire) before
+	 * the index.
+	 */
+	uint8_t nr_used;
+	/* A 4-node's index (see "4- and 15-nodes" below); atomic. */
+	uint16_t index4;
+	/* A 4-node's key bytes, positions 0..3 (atomic word). */
+	union trie_keys4 { uint32_t w; uint8_t b[4]; } keys4;
 	uintptr_t end;		/* leaf of the key of length depth, or 0 */
-	struct trie_inner *retire_next;	/* rcutrie-mem.c */
 };
 
-/* 4 children: key bytes of positions 0..3, unsorted. */
 struct trie_body4 {
-	union trie_keys4 { uint32_t w; uint8_t b[4]; } keys;
-	uint32_t pad;
 	uintptr_t child[4];
 };
 
-/* 16 children: key bytes of positions 0..15, unsorted. */
-struct trie_body16 {
+struct trie_body15 {
+	/* Key bytes of positions 0..14 (the last byte is unused). */
 	union trie_keys16 { uint64_t w[2]; uint8_t b[16]; } keys;
-	uintptr_t child[16];
+	uint64_t index;		/* see "4- and 15-nodes" below; atomic */
+	uintptr_t child[15];
 };
 
 /*
- * 48 children: index[c] is 1 + the position of byte c's child, 0 when c
+ * The DNS name alphabet: 0x00, '*', '-', '0'-'9', '_', 'a'-'z' (the
+ * bytes of names in lookup form, docs/trie.md), in byte order.
+ */
+#define TRIE_NAME_SLOTS	40
+
+/* Slot of byte c in a name node, or 0xff for a byte outside it. */
+extern const uint8_t cds__trie_name_slot[256];
+/* Alphabet bytes <= c: the name slots of the bytes up to c. */
+extern const uint8_t cds__trie_name_le[256];
+/* The byte of each name slot. */
+extern const uint8_t cds__trie_name_byte[TRIE_NAME_SLOTS];
+
+/* Bitmap bit i is set while slot i holds a child (ordered scans' hint). */
+struct trie_bodyname {
+	uint64_t bitmap;
+	uintptr_t child[TRIE_NAME_SLOTS];
+};
+
+/*
+ * 40 children: index[c] is 1 + the position of byte c's child, 0 when c
  * never had one; bitmap bit c is set while c's child is in the node (a
  * hint for ordered scans, set after the child and cleared before it).
  */
-struct trie_body48 {
+#define TRIE_N40_SLOTS	40
+
+struct trie_body40 {
 	uint8_t index[256];
-	uintptr_t child[48];
+	uintptr_t child[TRIE_N40_SLOTS];
 	uint64_t bitmap[4];
 };
 
-/* 256 children, indexed by byte; bitmap as for 48. */
+/* 256 children, indexed by byte; bitmap as for 40. */
 struct trie_body256 {
 	uintptr_t child[256];
 	uint64_t bitmap[4];
 };
 
-static const unsigned int trie_capacity[TRIE_NR_TYPES] = { 4, 16, 48, 256 };
+static const unsigned int trie_capacity[TRIE_NR_TYPES] = {
+	4, 15, TRIE_NAME_SLOTS, TRIE_N40_SLOTS, 256,
+};
 
 static const unsigned int trie_body_size[TRIE_NR_TYPES] = {
-	sizeof(struct trie_body4), sizeof(struct trie_body16),
-	sizeof(struct trie_body48), sizeof(struct trie_body256),
+	sizeof(struct trie_body4), sizeof(struct trie_body15),
+	sizeof(struct trie_bodyname), sizeof(struct trie_body40),
+	sizeof(struct trie_body256),
 };
+
+/* The slot tags of node @n (I1). */
+static inline uintptr_t inner_tags(const struct trie_inner *n)
+{
+	unsigned int plen = n->prefix_len < SLOT_PLEN_LONG ? n->prefix_len
+							  : SLOT_PLEN_LONG;
+
+	return ((uintptr_t) n->type << SLOT_TYPE_SHIFT)
+		| ((uintptr_t) plen << SLOT_PLEN_SHIFT);
+}
+
+/* The value of a slot pointing to @n. */
+static inline uintptr_t inner_slot(const struct trie_inner *n)
+{
+	return (uintptr_t) n | inner_tags(n);
+}
+
+/* Whether slot value @v points to inner node @n. */
+static inline bool slot_holds(uintptr_t v, const struct trie_inner *n)
+{
+	return !slot_is_leaf(v) && slot_inner(v) == n;
+}
 
 static inline void *inner_body(const struct trie_inner *n)
 {
 	return (void *) (n + 1);
 }
 
-static inline unsigned char *inner_prefix(const struct trie_inner *n)
+/*
+ * The bytes stored after the body: the whole path of a deep node (I8),
+ * the prefix of any other.
+ */
+static inline unsigned char *inner_stored(const struct trie_inner *n)
 {
 	return (unsigned char *) (n + 1) + trie_body_size[n->type];
+}
+
+/* How many: depth for a deep node, prefix_len otherwise. */
+static inline size_t stored_len(uint32_t depth, uint32_t prefix_len)
+{
+	return depth >= TRIE_DEEP ? depth : prefix_len;
+}
+
+static inline unsigned char *inner_prefix(const struct trie_inner *n)
+{
+	unsigned char *p = inner_stored(n);
+
+	return n->depth >= TRIE_DEEP ? p + n->depth - n->prefix_len : p;
+}
+
+/* A deep node's path (I8). */
+static inline const unsigned char *inner_path(const struct trie_inner *n)
+{
+	urcu_assert_debug(n->depth >= TRIE_DEEP);
+	return inner_stored(n);
 }
 
 /* Depth of the first prefix byte: where the node's parent slot ends. */
@@ -330,11 +454,12 @@ static inline uintptr_t inner_end(const struct trie_inner *n)
 	return load_slot(&n->end);
 }
 
+/* Positions in use of a 40-node. */
 static inline unsigned int load_nr_used(const struct trie_inner *n)
 {
 	/*
 	 * Acquire: pairs with the release store in insert_child()
-	 * (rcutrie-node.c) that counts a position once its key byte and
+	 * (rcutrie-node.c) that counts a position once its index entry and
 	 * child are written, so positions below it are seen filled.
 	 */
 	return __atomic_load_n(&n->nr_used, __ATOMIC_ACQUIRE);
@@ -347,24 +472,133 @@ static inline void check_inner(const struct trie_inner *n)
 	(void) n;
 }
 
-/* Relaxed loads of key words: the positions read are ordered by nr_used. */
-static inline union trie_keys4 load_keys4(const struct trie_body4 *b)
+/*
+ * Depth of node @n, reached through slot @s from a node at depth
+ * @parent ((size_t) -1 for the root slot): from the slot's tags when
+ * they hold the prefix length, so that a 40- or 256-node is indexed
+ * without reading its header line (I1: depth = parent depth + 1 +
+ * prefix length).
+ */
+static inline size_t tagged_depth(uintptr_t s, const struct trie_inner *n,
+				  size_t parent)
 {
-	union trie_keys4 k;
+	unsigned int plen = slot_plen(s);
 
-	k.w = __atomic_load_n(&b->keys.w, __ATOMIC_RELAXED);
-	return k;
+	if (caa_unlikely(plen == SLOT_PLEN_LONG))
+		return n->depth;
+	return parent + 1 + plen;
 }
 
-static inline union trie_keys16 load_keys16(const struct trie_body16 *b)
-{
+/* ------------------------------------------------------------------------
+ * 4- and 15-nodes.  Their key bytes are unsorted: a position, once given
+ * to a byte, keeps it (I4), and a new byte takes the next free one.  An
+ * "index" word, published (release) after the key byte and child of a
+ * new position, holds how many positions are in use and the positions
+ * in byte order (by rank), so that a reader finds the smallest, the
+ * greatest or the nearest byte without sorting: a 4-node's index is 16
+ * bits of its header (2 bits per rank, the count in bits 8-10), a
+ * 15-node's 64 bits of its body (4 bits per rank, the count in the top
+ * 4).  The bytes themselves are searched all at once: SSE2 on x86-64,
+ * elsewhere a word at a time.
+ */
+
+#define INDEX4_NR_SHIFT		8
+#define INDEX15_NR_SHIFT	60
+
+/* The key bytes of 4/15 node @n in one value. */
+struct small_keys {
 	union trie_keys16 k;
+#ifdef TRIE_SSE2
+	__m128i v;
+#endif
+};
 
-	k.w[0] = __atomic_load_n(&b->keys.w[0], __ATOMIC_RELAXED);
-	k.w[1] = __atomic_load_n(&b->keys.w[1], __ATOMIC_RELAXED);
-	return k;
+/* A reader's consistent view of a 4/15 node's positions. */
+struct small_view {
+	struct small_keys sk;
+	uint64_t order;		/* position of rank r at bits r * bits */
+	unsigned int nr;	/* positions in use */
+	unsigned int bits;	/* per rank: 2 or 4 */
+};
+
+/*
+ * Loads the key bytes of 4/15 node @n into @v, whose index (order, nr)
+ * was loaded before (relaxed: the bytes of the positions in use never
+ * change, and the index load ordered them).
+ */
+static inline void small_view_keys(const struct trie_inner *n,
+				   unsigned int type, struct small_view *v)
+{
+	if (type == TRIE_N4) {
+		v->sk.k.w[0] = __atomic_load_n(&n->keys4.w, __ATOMIC_RELAXED);
+		v->sk.k.w[1] = 0;
+	} else {
+		const struct trie_body15 *b = inner_body(n);
+
+		v->sk.k.w[0] = __atomic_load_n(&b->keys.w[0], __ATOMIC_RELAXED);
+		v->sk.k.w[1] = __atomic_load_n(&b->keys.w[1], __ATOMIC_RELAXED);
+	}
+#ifdef TRIE_SSE2
+	v->sk.v = _mm_set_epi64x((long long) v->sk.k.w[1],
+				 (long long) v->sk.k.w[0]);
+#endif
 }
 
+/*
+ * Loads the index (acquire: pairs with publish_index() in
+ * rcutrie-node.c, so the positions below its count are seen filled),
+ * then the key bytes.
+ */
+static inline void small_view_of(const struct trie_inner *n, unsigned int type,
+				 struct small_view *v)
+{
+	if (type == TRIE_N4) {
+		unsigned int idx = __atomic_load_n(&n->index4, __ATOMIC_ACQUIRE);
+
+		v->order = idx & 0xff;
+		v->nr = idx >> INDEX4_NR_SHIFT;
+		v->bits = 2;
+	} else {
+		const struct trie_body15 *b = inner_body(n);
+		uint64_t idx = __atomic_load_n(&b->index, __ATOMIC_ACQUIRE);
+
+		v->order = idx;
+		v->nr = (unsigned int) (idx >> INDEX15_NR_SHIFT);
+		v->bits = 4;
+	}
+	small_view_keys(n, type, v);
+}
+
+/* The position of rank @r (below nr). */
+static inline unsigned int small_pos(const struct small_view *v, unsigned int r)
+{
+	return (unsigned int) (v->order >> (r * v->bits)) & ((1U << v->bits) - 1);
+}
+
+static inline unsigned int small_byte(const struct small_view *v, unsigned int i)
+{
+	return v->sk.k.b[i];
+}
+
+/* Bits set in each byte value (rcutrie-node.c). */
+extern const uint8_t cds__trie_popcount8[256];
+
+/*
+ * Bits set in a 16-bit mask: the instruction where the target has one,
+ * else two table loads (cheaper than the bit-twiddling sequence on the
+ * path of every neighbour query).
+ */
+static inline unsigned int popcount16(unsigned int x)
+{
+#ifdef __POPCNT__
+	return (unsigned int) __builtin_popcount(x);
+#else
+	return (unsigned int) cds__trie_popcount8[x & 0xff]
+		+ cds__trie_popcount8[(x >> 8) & 0xff];
+#endif
+}
+
+#ifndef TRIE_SSE2
 /*
  * One bit per byte of @w equal to @c (bit i for the byte at address
  * offset i), without a loop: the high bit of each zero byte of w ^ c*0x01
@@ -384,25 +618,118 @@ static inline unsigned int match8(uint64_t w, unsigned int c)
 	return (unsigned int) ((z * 0x8040201008040201ULL) >> 56);
 #endif
 }
+#endif
 
-/* match8() of the 4 key bytes of a 4-node. */
-static inline unsigned int match4(uint32_t w, unsigned int c)
+/* Positions holding byte @c (unused positions included). */
+static inline unsigned int small_eq(const struct small_keys *sk, unsigned int c)
 {
-#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-	return match8(w, c) & 0xf;
+#ifdef TRIE_SSE2
+	return (unsigned int) _mm_movemask_epi8(
+		_mm_cmpeq_epi8(sk->v, _mm_set1_epi8((char) c)));
 #else
-	return match8((uint64_t) w << 32, c) & 0xf;
+	return match8(sk->k.w[0], c) | (match8(sk->k.w[1], c) << 8);
 #endif
 }
 
-/* Positions (bits) of a 16-byte key array holding @c, below @nr. */
-static inline unsigned int match16(const union trie_keys16 *k, unsigned int c,
-				   unsigned int nr)
+/*
+ * Positions holding byte @c (eq) and a byte below it (lt), unused
+ * positions included, with one broadcast of @c.
+ */
+static inline void small_cmp(const struct small_keys *sk, unsigned int c,
+			     unsigned int *eq, unsigned int *lt)
 {
-	unsigned int mask = match8(k->w[0], c) | (match8(k->w[1], c) << 8);
+#ifdef TRIE_SSE2
+	const __m128i vc = _mm_set1_epi8((char) c);
+	unsigned int e = (unsigned int) _mm_movemask_epi8(
+		_mm_cmpeq_epi8(sk->v, vc));
+	/* v <= c exactly when max(v, c) == c. */
+	unsigned int le = (unsigned int) _mm_movemask_epi8(
+		_mm_cmpeq_epi8(_mm_max_epu8(sk->v, vc), vc));
 
-	return mask & ((1U << nr) - 1);
+	*eq = e;
+	*lt = le & ~e;
+#else
+	unsigned int m = 0, i;
+
+	for (i = 0; i < 16; i++)
+		m |= (unsigned int) (sk->k.b[i] < c) << i;
+	*eq = small_eq(sk, c);
+	*lt = m;
+#endif
 }
+
+/* Mask of the positions below @nr (0..15). */
+static inline unsigned int small_used(unsigned int nr)
+{
+	return (1U << nr) - 1;
+}
+
+static inline uintptr_t *small_children(const struct trie_inner *n,
+					unsigned int type)
+{
+	if (type == TRIE_N4)
+		return ((struct trie_body4 *) inner_body(n))->child;
+	return ((struct trie_body15 *) inner_body(n))->child;
+}
+
+/* Rank of the first position whose byte is above @c (c: -1..255). */
+static inline unsigned int small_rank_above(const struct small_view *v, int c)
+{
+	unsigned int eq, lt;
+
+	if (c < 0)
+		return 0;
+	small_cmp(&v->sk, (unsigned int) c, &eq, &lt);
+	return popcount16((eq | lt) & small_used(v->nr));
+}
+
+/* Rank of the first position whose byte is at or above @c (0..256). */
+static inline unsigned int small_rank_from(const struct small_view *v, int c)
+{
+	unsigned int eq, lt;
+
+	if (c > 255)
+		return v->nr;
+	small_cmp(&v->sk, (unsigned int) c, &eq, &lt);
+	return popcount16(lt & small_used(v->nr));
+}
+
+/*
+ * The nonempty child of the smallest rank from @rank up (@up), or of the
+ * greatest rank below @rank, of 4/15 node @n seen through @v: its slot,
+ * its byte in *@c; or 0.  Tombstones (removed children) are passed over.
+ */
+static inline uintptr_t small_pick(const struct trie_inner *n, unsigned int type,
+				   const struct small_view *v, unsigned int rank,
+				   bool up, int *c)
+{
+	const uintptr_t *child = small_children(n, type);
+	unsigned int pos;
+	uintptr_t s;
+
+	if (up) {
+		for (; rank < v->nr; rank++) {
+			pos = small_pos(v, rank);
+			if ((s = load_slot(&child[pos]))) {
+				*c = (int) small_byte(v, pos);
+				return s;
+			}
+		}
+	} else {
+		while (rank-- > 0) {
+			pos = small_pos(v, rank);
+			if ((s = load_slot(&child[pos]))) {
+				*c = (int) small_byte(v, pos);
+				return s;
+			}
+		}
+	}
+	return 0;
+}
+
+/* ------------------------------------------------------------------------
+ * Children by byte.
+ */
 
 /* Acquire: pairs with the release that set or cleared the bit. */
 static inline uint64_t load_bitmap(const uint64_t *bitmap, unsigned int word)
@@ -414,85 +741,69 @@ static inline uint64_t load_bitmap(const uint64_t *bitmap, unsigned int word)
  * Acquire: pairs with the release store of index[c] in insert_child(),
  * made after the child it points to.
  */
-static inline unsigned int load_index(const struct trie_body48 *b, unsigned int c)
+static inline unsigned int load_index(const struct trie_body40 *b, unsigned int c)
 {
 	return __atomic_load_n(&b->index[c], __ATOMIC_ACQUIRE);
 }
 
 /*
- * Address of the slot of byte @c in @n (its child, 0, or a tombstone),
- * or NULL when @c has no position.  Positions never move (I4), so the
- * address stays byte @c's for the node's lifetime.
+ * Address of the slot of byte @c in @n, of type @type (its child, 0, or a
+ * tombstone), or NULL when @c has no position.  Positions never move
+ * (I4), so the address stays byte @c's for the node's lifetime.
  */
 static inline __attribute__((always_inline))
-uintptr_t *inner_child_slot(const struct trie_inner *n, unsigned int c)
+uintptr_t *inner_child_slot(const struct trie_inner *n, unsigned int type,
+			    unsigned int c)
 {
 	check_inner(n);
-	switch (n->type) {
-	case TRIE_N4: {
-		struct trie_body4 *b = inner_body(n);
-		unsigned int nr = load_nr_used(n);
-		union trie_keys4 k = load_keys4(b);
-		unsigned int m = match4(k.w, c) & ((1U << nr) - 1);
+	switch (type) {
+	case TRIE_N4:
+	case TRIE_N15: {
+		struct small_view v;
+		unsigned int m;
 
+		small_view_of(n, type, &v);
+		m = small_eq(&v.sk, c) & small_used(v.nr);
 		/* At most one position per byte (I4). */
-		return m ? &b->child[__builtin_ctz(m)] : NULL;
+		return m ? &small_children(n, type)[__builtin_ctz(m)] : NULL;
 	}
-	case TRIE_N16: {
-		struct trie_body16 *b = inner_body(n);
-		unsigned int nr = load_nr_used(n);
-		union trie_keys16 k = load_keys16(b);
-		unsigned int m = match16(&k, c, nr);
+	case TRIE_NAME: {
+		unsigned int i = cds__trie_name_slot[c];
 
-		/* At most one position per byte (I4). */
-		return m ? &b->child[__builtin_ctz(m)] : NULL;
+		return i < TRIE_NAME_SLOTS
+			? &((struct trie_bodyname *) inner_body(n))->child[i]
+			: NULL;
 	}
-	case TRIE_N48: {
-		struct trie_body48 *b = inner_body(n);
+	case TRIE_N40: {
+		struct trie_body40 *b = inner_body(n);
 		unsigned int i = load_index(b, c);
 
 		return i ? &b->child[i - 1] : NULL;
 	}
-	default: {
-		struct trie_body256 *b = inner_body(n);
-
-		return &b->child[c];
-	}
+	default:
+		return &((struct trie_body256 *) inner_body(n))->child[c];
 	}
 }
 
-/* The child of @n for byte @c, or 0. */
+/* The child of @n (type @type) for byte @c, or 0. */
 static inline __attribute__((always_inline))
-uintptr_t inner_find_child(const struct trie_inner *n, unsigned int c)
+uintptr_t inner_find_child(const struct trie_inner *n, unsigned int type,
+			   unsigned int c)
 {
-	uintptr_t *slot = inner_child_slot(n, c);
+	uintptr_t *slot = inner_child_slot(n, type, c);
 
 	return slot ? load_slot(slot) : 0;
 }
 
-/*
- * Live children of @n.  Relaxed: exact under the node's lock, a hint
- * otherwise (writers deciding whether to try a merge or a shrink).
- */
-static inline unsigned int inner_count(const struct trie_inner *n)
-{
-	return __atomic_load_n(&n->count, __ATOMIC_RELAXED);
-}
-
-static inline void set_inner_count(struct trie_inner *n, unsigned int v)
-{
-	/* Relaxed: see inner_count(). */
-	__atomic_store_n(&n->count, (uint16_t) v, __ATOMIC_RELAXED);
-}
-
-/*
+/* ------------------------------------------------------------------------
  * Ordered scans: the nonempty child of @n with the smallest byte above
- * @after (-1: any) / the greatest byte below @before (256: any).  Return
- * the slot and store the byte in *@c, or return 0.  The scan reads each
- * candidate once; children added or removed meanwhile may or may not be
- * seen, children present throughout are.  Inline: they sit on the path
- * of every neighbour query.
+ * @after (-1: any) / the greatest byte below @before (256: any).  They
+ * return the slot and store the byte in *@c, or return 0.  A scan reads
+ * each candidate once; children added or removed meanwhile may or may
+ * not be seen, children present throughout are.  Inline: they sit on the
+ * path of every neighbour query.
  */
+
 /* First bit set at or after @from (0..256) in a 256-bit bitmap, or -1. */
 static inline int bitmap_next(const uint64_t *bitmap, int from)
 {
@@ -525,90 +836,98 @@ static inline int bitmap_prev(const uint64_t *bitmap, int upto)
 	return -1;
 }
 
-/*
- * 4/16 nodes: among positions below @nr whose byte lies strictly between
- * @lo and @hi, the one with the smallest (@up) or greatest byte and a
- * nonempty child.  One pass finds the best byte; a tombstone there
- * (rare) shrinks the interval past it and tries again.
- */
-static inline uintptr_t scan_small(const uint8_t *bytes, const uintptr_t *child,
-			    unsigned int nr, int lo, int hi, bool up, int *c)
+/* 40/256 nodes: the child of byte @c, 0 if none (bit set, child going). */
+static inline uintptr_t big_child(const struct trie_inner *n, unsigned int type,
+				  int c)
 {
-	unsigned int i, best;
-	uintptr_t s;
-	int b;
-
-	for (;;) {
-		best = nr;
-		for (i = 0; i < nr; i++) {
-			b = bytes[i];
-			if (b > lo && b < hi
-			    && (best == nr || (up ? b < bytes[best] : b > bytes[best])))
-				best = i;
-		}
-		if (best == nr)
-			return 0;
-		s = load_slot(&child[best]);
-		if (s) {
-			*c = bytes[best];
-			return s;
-		}
-		if (up)
-			lo = bytes[best];
-		else
-			hi = bytes[best];
-	}
-}
-
-/* 48/256 nodes: the child of byte @c, 0 if none (bit set, child going). */
-static inline uintptr_t big_child(const struct trie_inner *n, int c)
-{
-	if (n->type == TRIE_N48) {
-		const struct trie_body48 *b = inner_body(n);
+	if (type == TRIE_N40) {
+		const struct trie_body40 *b = inner_body(n);
 		unsigned int i = load_index(b, (unsigned int) c);
 
 		return i ? load_slot(&b->child[i - 1]) : 0;
-	} else {
-		const struct trie_body256 *b = inner_body(n);
-
-		return load_slot(&b->child[c]);
 	}
+	return load_slot(&((const struct trie_body256 *) inner_body(n))->child[c]);
 }
 
-/* Bitmap of a 48/256 node (same offset in both bodies). */
-static inline const uint64_t *big_bitmap(const struct trie_inner *n)
+/* Bitmap of a 40/256 node. */
+static inline const uint64_t *big_bitmap(const struct trie_inner *n,
+					 unsigned int type)
 {
-	if (n->type == TRIE_N48)
-		return ((const struct trie_body48 *) inner_body(n))->bitmap;
+	if (type == TRIE_N40)
+		return ((const struct trie_body40 *) inner_body(n))->bitmap;
 	return ((const struct trie_body256 *) inner_body(n))->bitmap;
 }
 
-static inline uintptr_t inner_next_child(const struct trie_inner *n, int after,
-					 int *c)
+/* Name nodes: the bitmap, acquire as load_bitmap(). */
+static inline uint64_t name_bitmap(const struct trie_inner *n)
+{
+	return __atomic_load_n(&((const struct trie_bodyname *)
+				 inner_body(n))->bitmap, __ATOMIC_ACQUIRE);
+}
+
+/* Name slots strictly between bytes @lo and @hi, as a mask. */
+static inline uint64_t name_between(int lo, int hi)
+{
+	uint64_t m = ~0ULL;
+	unsigned int a, b;
+
+	if (lo >= 0) {
+		a = cds__trie_name_le[lo];
+		m &= a < 64 ? ~0ULL << a : 0;
+	}
+	if (hi <= 255) {
+		/* Slots of bytes below hi: those of bytes <= hi - 1. */
+		b = hi > 0 ? cds__trie_name_le[hi - 1] : 0;
+		m &= b ? ~0ULL >> (64 - b) : 0;
+	}
+	return m;
+}
+
+/* Name node: the nearest nonempty child among slots @mask. */
+static inline uintptr_t name_scan(const struct trie_inner *n, uint64_t mask,
+				  bool up, int *c)
+{
+	const struct trie_bodyname *b = inner_body(n);
+	uint64_t x = name_bitmap(n) & mask;
+	unsigned int i;
+	uintptr_t s;
+
+	while (x) {
+		i = up ? (unsigned int) __builtin_ctzll(x)
+		       : 63U - (unsigned int) __builtin_clzll(x);
+		s = load_slot(&b->child[i]);
+		if (caa_likely(s)) {
+			*c = cds__trie_name_byte[i];
+			return s;
+		}
+		x &= ~(1ULL << i);
+	}
+	return 0;
+}
+
+static inline __attribute__((always_inline))
+uintptr_t inner_next_child(const struct trie_inner *n, unsigned int type,
+			   int after, int *c)
 {
 	check_inner(n);
-	switch (n->type) {
-	case TRIE_N4: {
-		const struct trie_body4 *b = inner_body(n);
-		unsigned int nr = load_nr_used(n);
-		union trie_keys4 k = load_keys4(b);
+	switch (type) {
+	case TRIE_N4:
+	case TRIE_N15: {
+		struct small_view v;
 
-		return scan_small(k.b, b->child, nr, after, 256, true, c);
+		small_view_of(n, type, &v);
+		return small_pick(n, type, &v, small_rank_above(&v, after),
+				  true, c);
 	}
-	case TRIE_N16: {
-		const struct trie_body16 *b = inner_body(n);
-		unsigned int nr = load_nr_used(n);
-		union trie_keys16 k = load_keys16(b);
-
-		return scan_small(k.b, b->child, nr, after, 256, true, c);
-	}
+	case TRIE_NAME:
+		return name_scan(n, name_between(after, 256), true, c);
 	default: {
-		const uint64_t *bitmap = big_bitmap(n);
+		const uint64_t *bitmap = big_bitmap(n, type);
 		int x;
 
 		for (x = bitmap_next(bitmap, after + 1); x >= 0;
 		     x = x < 255 ? bitmap_next(bitmap, x + 1) : -1) {
-			uintptr_t s = big_child(n, x);
+			uintptr_t s = big_child(n, type, x);
 
 			if (s) {
 				*c = x;
@@ -620,32 +939,29 @@ static inline uintptr_t inner_next_child(const struct trie_inner *n, int after,
 	}
 }
 
-static inline uintptr_t inner_prev_child(const struct trie_inner *n, int before,
-					 int *c)
+static inline __attribute__((always_inline))
+uintptr_t inner_prev_child(const struct trie_inner *n, unsigned int type,
+			   int before, int *c)
 {
 	check_inner(n);
-	switch (n->type) {
-	case TRIE_N4: {
-		const struct trie_body4 *b = inner_body(n);
-		unsigned int nr = load_nr_used(n);
-		union trie_keys4 k = load_keys4(b);
+	switch (type) {
+	case TRIE_N4:
+	case TRIE_N15: {
+		struct small_view v;
 
-		return scan_small(k.b, b->child, nr, -1, before, false, c);
+		small_view_of(n, type, &v);
+		return small_pick(n, type, &v, small_rank_from(&v, before),
+				  false, c);
 	}
-	case TRIE_N16: {
-		const struct trie_body16 *b = inner_body(n);
-		unsigned int nr = load_nr_used(n);
-		union trie_keys16 k = load_keys16(b);
-
-		return scan_small(k.b, b->child, nr, -1, before, false, c);
-	}
+	case TRIE_NAME:
+		return name_scan(n, name_between(-1, before), false, c);
 	default: {
-		const uint64_t *bitmap = big_bitmap(n);
+		const uint64_t *bitmap = big_bitmap(n, type);
 		int x;
 
 		for (x = bitmap_prev(bitmap, before - 1); x >= 0;
 		     x = bitmap_prev(bitmap, x - 1)) {
-			uintptr_t s = big_child(n, x);
+			uintptr_t s = big_child(n, type, x);
 
 			if (s) {
 				*c = x;
@@ -671,10 +987,10 @@ static inline void lock_backoff(unsigned int *spins)
 }
 
 /* Takes @lock; false (not taken) when the node is obsolete. */
-static inline bool trie_lock(uint32_t *lock)
+static inline bool trie_lock(uintptr_t *lock)
 {
 	unsigned int spins = 0;
-	uint32_t v;
+	uintptr_t v;
 
 	for (;;) {
 		/*
@@ -693,14 +1009,14 @@ static inline bool trie_lock(uint32_t *lock)
 	}
 }
 
-static inline void trie_unlock(uint32_t *lock)
+static inline void trie_unlock(uintptr_t *lock)
 {
 	/* Release: see above. */
 	__atomic_store_n(lock, 0, __ATOMIC_RELEASE);
 }
 
 /* Leaves a locked node obsolete (I2): nobody locks it again. */
-static inline void trie_unlock_obsolete(uint32_t *lock)
+static inline void trie_unlock_obsolete(uintptr_t *lock)
 {
 	/* Release: orders the replacement's publication before the mark. */
 	__atomic_store_n(lock, TRIE_OBSOLETE, __ATOMIC_RELEASE);
@@ -715,14 +1031,17 @@ struct trie_reclaim {
 	pthread_mutex_t lock;
 	struct trie_inner *pending;	/* retired, no grace period started */
 	struct trie_inner *inflight;	/* their grace period is running */
+	struct trie_inner *final;	/* pending when the trie was destroyed */
 	bool queued;			/* head is queued with call_rcu */
-	struct rcu_head head;
+	bool final_queued;		/* final_head is */
+	bool dying;			/* destroyed: the last callback frees it */
+	struct rcu_head head, final_head;
 };
 
 struct cds_trie {
 	/* Read by every operation; the lock by writers of the root slot. */
 	uintptr_t root;
-	uint32_t root_lock;
+	uintptr_t root_lock;
 	const struct rcu_flavor_struct *flavor;
 	struct cds_trie_alloc alloc;	/* .malloc NULL: library allocator */
 	/* Keeps the reclamation list's writes off the root's cache line. */
@@ -744,6 +1063,26 @@ static inline void cds__trie_check_reader(const struct cds_trie *trie,
 #endif
 }
 
+/*
+ * Descents from the root made by the calling thread's read-side queries
+ * (debug builds; release builds do not count).  A query makes one; an
+ * iterator's step makes one more only for every CDS_TRIE_ITER_DEPTH
+ * levels it climbs above what it caches (rcutrie-order.c).  Tests read
+ * it with cds__trie_debug_descents() to show that nothing else retries.
+ */
+#ifdef URCU_DEBUG
+extern __thread unsigned long cds__trie_descents;
+
+static inline void trie_count_descent(void)
+{
+	cds__trie_descents++;
+}
+#else
+static inline void trie_count_descent(void)
+{
+}
+#endif
+
 /* Debug builds: abort on misuse described by @msg; release: nothing. */
 void cds__trie_misuse(const char *what, const char *msg);
 
@@ -759,18 +1098,41 @@ struct trie_entries {
 	uintptr_t slot[256];
 };
 
-/* Bytes of a node of @type with a prefix of @prefix_len bytes. */
-size_t cds__trie_inner_size(unsigned int type, uint32_t prefix_len);
+/* Bytes of a node of @type at @depth with a prefix of @prefix_len bytes. */
+size_t cds__trie_inner_size(unsigned int type, uint32_t depth,
+			    uint32_t prefix_len);
 
-/* The smallest type holding @nr children. */
-unsigned int cds__trie_type_for(unsigned int nr);
+/* The smallest type holding the children of @e plus byte @c (-1: none). */
+unsigned int cds__trie_type_for(const struct trie_entries *e, int c);
+
+/* Whether a node of @type holds the children of @e plus byte @c. */
+bool cds__trie_type_fits(unsigned int type, const struct trie_entries *e, int c);
 
 /*
- * A new unpublished node (zeroed, header set, prefix and children to
- * fill), or NULL when out of memory.
+ * A new unpublished node (zeroed, header set, stored path bytes and
+ * children to fill), or NULL when out of memory.
  */
 struct trie_inner *cds__trie_inner_new(struct cds_trie *trie, unsigned int type,
 				       uint32_t depth, uint32_t prefix_len);
+
+/*
+ * Fills the stored bytes of unpublished @n: the @n->depth bytes of its
+ * path end at @path_end (the bytes before it are read only as far as
+ * the node stores them: its prefix, or its whole path if deep).
+ */
+static inline void inner_set_path(struct trie_inner *n,
+				  const unsigned char *path_end)
+{
+	size_t len = stored_len(n->depth, n->prefix_len);
+
+	memcpy(inner_stored(n), path_end - len, len);
+}
+
+/* The end of @n's stored bytes, for inner_set_path() of a copy. */
+static inline const unsigned char *inner_path_end(const struct trie_inner *n)
+{
+	return inner_stored(n) + stored_len(n->depth, n->prefix_len);
+}
 
 /* Frees a node that was never published. */
 void cds__trie_inner_free_now(struct cds_trie *trie, struct trie_inner *n);
@@ -794,7 +1156,12 @@ void cds__trie_entries_add(struct trie_entries *e, unsigned int c, uintptr_t s);
  * Address of the slot of byte @c in locked @n: its position, live or a
  * tombstone, or NULL when @c has none.
  */
-uintptr_t *cds__trie_child_slot(struct trie_inner *n, unsigned int c);
+static inline uintptr_t *cds__trie_child_slot(struct trie_inner *n,
+					      unsigned int c)
+{
+	/* Same loads as a reader's; under the lock they are exact. */
+	return inner_child_slot(n, n->type, c);
+}
 
 /* Whether byte @c (which has no live child) fits in locked @n in place. */
 bool cds__trie_can_insert(struct trie_inner *n, unsigned int c);
@@ -809,13 +1176,16 @@ void cds__trie_insert_child(struct trie_inner *n, unsigned int c, uintptr_t s);
 void cds__trie_remove_child(struct trie_inner *n, unsigned int c);
 
 /*
- * Live entries of @n: its children plus its end slot if used.  Exact
- * under the node's lock, a hint otherwise.
+ * Live children of @n.  Exact under the node's lock, a hint otherwise
+ * (writers deciding whether to try a merge or a shrink).
  */
+unsigned int cds__trie_count(const struct trie_inner *n);
+
+/* Live entries of @n: its children plus its end slot if used. */
 static inline unsigned int inner_entries(const struct trie_inner *n)
 {
-	/* Relaxed: as inner_count(). */
-	return inner_count(n) + (__atomic_load_n(&n->end, __ATOMIC_RELAXED) != 0);
+	/* Relaxed: as cds__trie_count(). */
+	return cds__trie_count(n) + (__atomic_load_n(&n->end, __ATOMIC_RELAXED) != 0);
 }
 
 /* ------------------------------------------------------------------------
@@ -853,7 +1223,7 @@ void cds__trie_walk(struct cds_trie *trie, const unsigned char *key, size_t len,
 		    struct trie_wpos *w);
 
 /* The lock of a slot's holder (NULL: the root slot). */
-static inline uint32_t *holder_lock(struct cds_trie *trie, struct trie_inner *h)
+static inline uintptr_t *holder_lock(struct cds_trie *trie, struct trie_inner *h)
 {
 	return h ? &h->lock : &trie->root_lock;
 }

@@ -6,8 +6,10 @@
  * byte there (or the end slot when the key ends there).  If the key is
  * in the trie this is its path; if not, the walk ends at nothing or at
  * some other key's leaf, which the one full comparison at the end
- * rejects.  So a lookup reads one header line and one child line per
- * level, the leaf, and the leaf's key.
+ * rejects.  The slot's tags give the node's type and, most often, its
+ * depth (rcutrie-internal.h), so a 40-, name or 256-node costs the line
+ * of the child slot only, a 4-node its one line, a 16-node its first
+ * line (key bytes) and the child's; then come the leaf and its key.
  *
  * A longest-prefix lookup must know where the key leaves the trie's
  * paths, so it compares every prefix and remembers the last end slot
@@ -26,19 +28,72 @@ URCU_API struct cds_trie_node *cds_trie_lookup(struct cds_trie *trie,
 {
 	const unsigned char *k = key;
 	uintptr_t s = load_slot(&trie->root);
+	const struct trie_inner *n;
 	struct cds_trie_node *x;
+	size_t d = (size_t) -1;		/* depth of the node left last */
 
 	cds__trie_check_reader(trie, "cds_trie_lookup");
-	while (s && !slot_is_leaf(s)) {
-		const struct trie_inner *n = slot_inner(s);
+	for (;;) {
+		if (!s)
+			return NULL;
+		if (slot_is_leaf(s))
+			break;
+		n = slot_inner(s);
+		check_inner(n);
+		switch (slot_type(s)) {
+		case TRIE_N4:
+		case TRIE_N15: {
+			struct small_view v;
+			unsigned int m;
 
-		if (len <= n->depth) {
-			s = len == n->depth ? inner_end(n) : 0;
+			d = n->depth;
+			if (len <= d)
+				goto end;
+			small_view_of(n, slot_type(s), &v);
+			m = small_eq(&v.sk, k[d]) & small_used(v.nr);
+			/* At most one position per byte (I4). */
+			s = m ? load_slot(&small_children(n, slot_type(s))
+					  [__builtin_ctz(m)]) : 0;
 			break;
 		}
-		s = inner_find_child(n, k[n->depth]);
+		case TRIE_NAME: {
+			unsigned int i;
+
+			d = tagged_depth(s, n, d);
+			if (len <= d)
+				goto end;
+			i = cds__trie_name_slot[k[d]];
+			if (i >= TRIE_NAME_SLOTS)
+				return NULL;
+			s = load_slot(&((const struct trie_bodyname *)
+					inner_body(n))->child[i]);
+			break;
+		}
+		case TRIE_N40: {
+			const struct trie_body40 *b = inner_body(n);
+			unsigned int i;
+
+			d = tagged_depth(s, n, d);
+			if (len <= d)
+				goto end;
+			i = load_index(b, k[d]);
+			s = i ? load_slot(&b->child[i - 1]) : 0;
+			break;
+		}
+		default:
+			d = tagged_depth(s, n, d);
+			if (len <= d)
+				goto end;
+			s = load_slot(&((const struct trie_body256 *)
+					inner_body(n))->child[k[d]]);
+			break;
+		}
 	}
-	if (!s)
+	x = slot_leaf(s);
+	return x->key_len == len && key_eq(x->key, k, len) ? x : NULL;
+end:
+	/* The key ends at or before node n's depth: its end slot, or none. */
+	if (len < d || !(s = inner_end(n)))
 		return NULL;
 	x = slot_leaf(s);
 	return x->key_len == len && key_eq(x->key, k, len) ? x : NULL;
@@ -49,13 +104,16 @@ URCU_API struct cds_trie_node *cds_trie_lookup_longest_prefix(
 {
 	const unsigned char *k = key;
 	uintptr_t s = load_slot(&trie->root), best = 0, e;
+	const struct trie_inner *n;
 	struct cds_trie_node *x;
 
 	cds__trie_check_reader(trie, "cds_trie_lookup_longest_prefix");
 	while (s && !slot_is_leaf(s)) {
-		const struct trie_inner *n = slot_inner(s);
-		size_t start = inner_start(n);
+		size_t start;
 
+		n = slot_inner(s);
+		check_inner(n);
+		start = inner_start(n);
 		/* Keys below are at least depth bytes long. */
 		if (len < n->depth
 		    || (n->prefix_len
@@ -66,7 +124,7 @@ URCU_API struct cds_trie_node *cds_trie_lookup_longest_prefix(
 			best = e;
 		if (len == n->depth)
 			break;
-		s = inner_find_child(n, k[n->depth]);
+		s = inner_find_child(n, slot_type(s), k[n->depth]);
 	}
 	if (s && slot_is_leaf(s)) {
 		x = slot_leaf(s);

@@ -6,11 +6,15 @@
  * node n, where s is -1 for the end slot and c for child c.  Slots of a
  * node are ordered end, 0, 1, ..., 255, which is the order of their keys
  * (the end key is a proper prefix of the others).  An iterator caches
- * the path of its position: path[i] is an inner node, slot[i] the slot
- * taken in it; path[i + 1] sits in that slot.
+ * the path of its position: path[i] is the (tagged) slot value of an
+ * inner node, slot[i] the slot taken in it; path[i + 1] sits in that
+ * slot.
  *
- * A seek (le/lt/ge/gt, first, last) walks down once from the root
- * towards a target, comparing each node's prefix with it (so that it
+ * Queries (le/lt/ge/gt, first, last, range and prefix starts) run the
+ * engine of "Queries" below, which keeps its whole path on the stack and
+ * copies the deepest levels into the caller's iterator.  The iterator
+ * engine here serves next and prev.  A seek walks down once from the
+ * root towards a target, comparing each node's prefix with it (so that it
  * knows, without reading any leaf, whether the whole node lies below or
  * above the target), and caches the path.  It then either stands on the
  * answer, or has to "step": from the deepest cached position, move to
@@ -20,22 +24,25 @@
  * Nothing is read twice and nothing is retried: a slot found empty
  * (removed meanwhile) is passed over like any other empty slot.
  *
- * Correctness (docs/trie.md, "Ordered queries"): each node reached was
- * live at some moment of the call and each slot read holds what the live
- * trie held at some moment (I2, I3), and slots are visited in strictly
+ * Correctness (docs/trie.md, "Guarantees"): each node reached was live
+ * at some moment of the call and each slot read holds what the live trie
+ * held at some moment (I2, I3), and slots are visited in strictly
  * increasing (decreasing) order, so every key present throughout the
  * call that lies in the direction of the walk is met, in order, once.
  *
  * Deep paths.  The cache holds CDS_TRIE_ITER_DEPTH levels.  A deeper
  * path drops its oldest cached levels; they are found again, if a step
  * climbs that far, by a new seek for the first key after (before) the
- * dropped node's whole subtree, whose path the iterator knows from an
- * "anchor" key passing through it: the seek's target while the walk
- * follows it, the leaf the iterator stands on afterwards.  The one case
- * without an anchor is a single descent towards an extreme leaf that is
- * more than CDS_TRIE_ITER_DEPTH levels deep and finds, that deep, only
- * subtrees emptied while it looked: it then descends again into the
- * subtree it entered at its last anchored level (docs/trie.md).
+ * subtree just finished, whose path the iterator knows from its
+ * "anchor": bytes that start with the paths of every level dropped.  The
+ * anchor is the seek's target while the walk follows it, the leaf the
+ * iterator stands on afterwards, and, when a descent towards an extreme
+ * leaf drops a level that neither covers, the stored path of the node
+ * being pushed: that node is at least CDS_TRIE_ITER_DEPTH levels below
+ * the root, hence at least that many bytes deep, so it keeps its whole
+ * path (I8).  Every such seek starts strictly after the subtree it
+ * leaves, so a step never goes over the same keys twice, whatever
+ * updaters do.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -48,14 +55,12 @@
 enum { BOUND_NONE, BOUND_RANGE, BOUND_PREFIX };
 
 /*
- * What a seek looks for: the bytes key[0..len), then extra if it is not
- * -1; with inf, followed by "+infinity" (greater than every key that
- * starts with those bytes).
+ * What a seek looks for: the bytes key[0..len); with inf, followed by
+ * "+infinity" (greater than every key that starts with those bytes).
  */
 struct target {
 	const unsigned char *key;
 	size_t len;
-	int extra;
 	bool inf;
 };
 
@@ -69,85 +74,67 @@ struct move {
 
 enum move_state { MOVE_DONE, MOVE_STEP, MOVE_SEEK };
 
-static size_t target_len(const struct target *t)
-{
-	return t->len + (t->extra >= 0);
-}
-
-static unsigned int target_byte(const struct target *t, size_t i)
-{
-	return i < t->len ? t->key[i] : (unsigned int) t->extra;
-}
-
 /*
- * Where the keys below @n lie relative to @t, judging by @n's prefix:
- * -1 all below, 1 all above, 0 the prefix matches @t's bytes (which go
- * on at least to @n's depth).
+ * Where the keys below @n lie relative to the key @key (@len bytes),
+ * judging by @n's prefix: -1 all below, 1 all above, 0 the prefix
+ * matches the key's bytes (which go on at least to @n's depth); a key
+ * that ends inside the prefix lies below the node.  @s is the slot that
+ * led to @n: its tags tell a node without a prefix at no cost.
  */
-/*
- * prefix_cmp() for a plain key (no extra byte, no infinity): -1, 0 or 1
- * as there; a key that ends inside the prefix lies below the node.
- */
-static inline int prefix_key_cmp(const struct trie_inner *n,
+static inline int prefix_key_cmp(uintptr_t s, const struct trie_inner *n,
 				 const unsigned char *key, size_t len)
 {
-	size_t start = inner_start(n), avail = len > start ? len - start : 0;
-	uint32_t plen = n->prefix_len;
+	size_t start, avail;
+	uint32_t plen;
 	int r;
 
-	if (!plen)
+	if (!slot_plen(s))
 		return 0;
+	plen = n->prefix_len;
+	start = inner_start(n);
+	avail = len > start ? len - start : 0;
 	if (avail >= plen)
 		return key_cmp(inner_prefix(n), plen, key + start, plen);
 	r = key_cmp(inner_prefix(n), avail, key + start, avail);
 	return r ? r : 1;
 }
 
-static int prefix_cmp(const struct trie_inner *n, const struct target *t)
+/* prefix_key_cmp() for a target, which may end with +infinity. */
+static int prefix_cmp(uintptr_t s, const struct trie_inner *n,
+		      const struct target *t)
 {
-	const unsigned char *p = inner_prefix(n);
-	size_t start = inner_start(n), tl = target_len(t), i = 0, m;
-	unsigned int c;
+	size_t start, avail, m;
+	uint32_t plen;
 	int r;
 
-	if (caa_likely(t->extra < 0 && !t->inf))
-		return prefix_key_cmp(n, t->key, t->len);
-	if (start < t->len) {
-		m = t->len - start < n->prefix_len ? t->len - start : n->prefix_len;
-		r = m ? memcmp(p, t->key + start, m) : 0;
-		if (r)
-			return r < 0 ? -1 : 1;
-		i = m;
-	}
-	for (; i < n->prefix_len; i++) {
-		if (start + i >= tl)
-			return t->inf ? -1 : 1;
-		c = target_byte(t, start + i);
-		if (p[i] != c)
-			return p[i] < c ? -1 : 1;
-	}
-	return 0;
+	if (caa_likely(!t->inf))
+		return prefix_key_cmp(s, n, t->key, t->len);
+	if (!slot_plen(s))
+		return 0;
+	plen = n->prefix_len;
+	start = inner_start(n);
+	avail = t->len > start ? t->len - start : 0;
+	m = avail < plen ? avail : plen;
+	r = key_cmp(inner_prefix(n), m, t->key + start, m);
+	if (r)
+		return r;
+	/* The prefix starts with what is left of the target: below +inf. */
+	return avail < plen ? -1 : 0;
 }
 
 /* Sign of @x's key minus @t. */
 static int leaf_cmp(const struct cds_trie_node *x, const struct target *t)
 {
-	size_t tl = target_len(t);
 	size_t m = x->key_len < t->len ? x->key_len : t->len;
 	int r;
 
-	if (caa_likely(t->extra < 0 && !t->inf))
+	if (caa_likely(!t->inf))
 		return key_cmp(x->key, x->key_len, t->key, t->len);
 	r = key_cmp(x->key, m, t->key, m);
 	if (r)
 		return r;
-	if (t->extra >= 0 && x->key_len > t->len && x->key[t->len] != t->extra)
-		return x->key[t->len] < t->extra ? -1 : 1;
-	if (x->key_len < tl)
-		return -1;
-	if (t->inf)
-		return -1;
-	return x->key_len > tl;
+	/* Equal on the target's bytes or a prefix of them: below. */
+	return -1;
 }
 
 /* ------------------------------------------------------------------------
@@ -160,40 +147,55 @@ static void path_reset(struct cds_trie_iter *it, const unsigned char *anchor,
 	it->depth = 0;
 	it->anchored = 0;
 	it->dropped = 0;
-	it->lost = 0;
-	it->div_valid = 0;
 	it->anchor = anchor;
 	it->anchor_len = anchor_len;
 }
 
-/* Drops the oldest cached level of a full path (file comment). */
-static __attribute__((noinline)) void path_drop(struct cds_trie_iter *it)
+static inline uintptr_t path_slot(const struct cds_trie_iter *it, unsigned int i)
+{
+	return (uintptr_t) it->path[i];
+}
+
+/*
+ * Drops the oldest cached level of a full path, before @s is pushed
+ * (file comment): when the anchor does not cover that level, the path
+ * stored in @s's node does (I8) and becomes the anchor.
+ */
+static __attribute__((noinline)) void path_drop(struct cds_trie_iter *it,
+						uintptr_t s)
 {
 	const unsigned int cap = CDS_TRIE_ITER_DEPTH;
+	const struct trie_inner *n = slot_inner(s);
 
-	if (it->anchored == 1) {
-		/* The unanchored levels hang from this slot. */
-		it->div_depth = ((struct trie_inner *) it->path[0])->depth;
-		it->div_slot = it->slot[0];
-		it->div_valid = 1;
+	if (it->anchored <= 1) {
+		/*
+		 * The anchor would cover no level left in the cache.  @n
+		 * sits below cap levels of nodes, each at least a byte
+		 * deeper than its parent: it is a deep node, its path
+		 * covers them all.
+		 */
+		urcu_assert_debug(n->depth >= TRIE_DEEP);
+		it->anchor = inner_path(n);
+		it->anchor_len = n->depth;
+		it->anchored = cap;
 	}
-	if (it->anchored <= 1)
-		it->lost = 1;
-	if (it->anchored)
-		it->anchored--;
+	it->anchored--;
 	memmove(it->path, it->path + 1, (cap - 1) * sizeof(it->path[0]));
 	memmove(it->slot, it->slot + 1, (cap - 1) * sizeof(it->slot[0]));
 	it->depth--;
 	it->dropped = 1;
 }
 
-/* Pushes (@n, @slot); @anchored when @n's path is the anchor's start. */
-static inline void push(struct cds_trie_iter *it, const struct trie_inner *n,
-			int slot, bool anchored)
+/* Pushes (@s, @slot); @anchored when @s's path is the anchor's start. */
+static inline void push(struct cds_trie_iter *it, uintptr_t s, int slot,
+			bool anchored)
 {
-	if (caa_unlikely(it->depth == CDS_TRIE_ITER_DEPTH))
-		path_drop(it);
-	it->path[it->depth] = (void *) n;
+	if (caa_unlikely(it->depth == CDS_TRIE_ITER_DEPTH)) {
+		path_drop(it, s);
+		/* The re-anchored path covers the node pushed. */
+		anchored = anchored || it->anchored == it->depth;
+	}
+	it->path[it->depth] = (void *) s;
 	it->slot[it->depth] = (short) slot;
 	it->depth++;
 	if (anchored && it->anchored == it->depth - 1)
@@ -209,8 +211,6 @@ static struct cds_trie_node *found(struct cds_trie_iter *it, uintptr_t s)
 	it->anchor = x->key;
 	it->anchor_len = x->key_len;
 	it->anchored = it->depth;
-	it->lost = 0;
-	it->div_valid = 0;
 	return x;
 }
 
@@ -230,20 +230,20 @@ static enum move_state extreme(struct cds_trie_iter *it, uintptr_t s, int dir,
 		n = slot_inner(s);
 		end = inner_end(n);
 		if (dir > 0 && end) {
-			push(it, n, -1, false);
+			push(it, s, -1, false);
 			s = end;
 			break;
 		}
-		next = dir > 0 ? inner_next_child(n, -1, &c)
-			       : inner_prev_child(n, 256, &c);
+		next = dir > 0 ? inner_next_child(n, slot_type(s), -1, &c)
+			       : inner_prev_child(n, slot_type(s), 256, &c);
 		if (!next && dir < 0 && end) {
-			push(it, n, -1, false);
+			push(it, s, -1, false);
 			s = end;
 			break;
 		}
 		if (!next)
 			return MOVE_STEP;
-		push(it, n, c, false);
+		push(it, s, c, false);
 		s = next;
 	}
 	*x = found(it, s);
@@ -263,6 +263,7 @@ static enum move_state seek(struct cds_trie_iter *it, const struct move *m,
 	unsigned int c;
 	int r;
 
+	trie_count_descent();
 	path_reset(it, t->key, t->len);
 	for (;;) {
 		if (!s) {
@@ -279,8 +280,8 @@ static enum move_state seek(struct cds_trie_iter *it, const struct move *m,
 		}
 		n = slot_inner(s);
 		check_inner(n);
-		r = prefix_cmp(n, t);
-		if (!r && target_len(t) == n->depth && t->inf)
+		r = prefix_cmp(s, n, t);
+		if (!r && t->len == n->depth && t->inf)
 			r = -1;		/* the whole node starts with t */
 		if (r) {
 			/* The node lies wholly on one side of the target. */
@@ -288,9 +289,9 @@ static enum move_state seek(struct cds_trie_iter *it, const struct move *m,
 				return MOVE_STEP;
 			return extreme(it, s, m->dir, x);
 		}
-		if (target_len(t) == n->depth) {
+		if (t->len == n->depth) {
 			/* The end slot holds the target itself. */
-			push(it, n, -1, true);
+			push(it, s, -1, true);
 			s = inner_end(n);
 			if (s && !m->strict) {
 				*x = found(it, s);
@@ -298,9 +299,9 @@ static enum move_state seek(struct cds_trie_iter *it, const struct move *m,
 			}
 			return MOVE_STEP;
 		}
-		c = target_byte(t, n->depth);
-		push(it, n, (int) c, true);
-		s = inner_find_child(n, c);
+		c = t->key[n->depth];
+		push(it, s, (int) c, true);
+		s = inner_find_child(n, slot_type(s), c);
 		if (!s)
 			return MOVE_STEP;
 	}
@@ -308,32 +309,20 @@ static enum move_state seek(struct cds_trie_iter *it, const struct move *m,
 
 /*
  * Sets up, in @m, the seek that replaces a step which climbed above the
- * cached levels; @popped_depth is the depth of the last node it left.
+ * cached levels: the first key after (last before) the subtree of the
+ * node it left last, at @popped_depth, whose path the anchor starts
+ * with.
  */
 static void fallback(const struct cds_trie_iter *it, int dir,
 		     size_t popped_depth, struct move *m)
 {
+	urcu_assert_debug(it->anchor_len >= popped_depth);
 	m->seek = true;
 	m->dir = dir;
 	m->t.key = it->anchor;
-	m->t.extra = -1;
-	if (!it->lost) {
-		/* First key after (last before) the popped node's subtree. */
-		m->t.len = popped_depth;
-		m->t.inf = dir > 0;
-		m->strict = true;
-	} else if (it->div_valid) {
-		/* Descend again into the subtree entered last (comment). */
-		m->t.len = it->div_depth;
-		m->t.extra = it->div_slot;
-		m->t.inf = dir < 0;
-		m->strict = false;
-	} else {
-		/* That subtree is the whole trie. */
-		m->t.len = 0;
-		m->t.inf = dir < 0;
-		m->strict = false;
-	}
+	m->t.len = popped_depth;
+	m->t.inf = dir > 0;
+	m->strict = true;
 }
 
 static enum move_state step(struct cds_trie_iter *it, struct move *m,
@@ -341,7 +330,7 @@ static enum move_state step(struct cds_trie_iter *it, struct move *m,
 {
 	size_t popped_depth = 0;
 	const struct trie_inner *n;
-	unsigned int top;
+	unsigned int top, type;
 	uintptr_t s;
 	int c;
 
@@ -355,11 +344,12 @@ static enum move_state step(struct cds_trie_iter *it, struct move *m,
 			return MOVE_SEEK;
 		}
 		top = it->depth - 1;
-		n = it->path[top];
+		n = slot_inner(path_slot(it, top));
+		type = slot_type(path_slot(it, top));
 		if (m->dir > 0) {
-			s = inner_next_child(n, it->slot[top], &c);
+			s = inner_next_child(n, type, it->slot[top], &c);
 		} else if (it->slot[top] >= 0) {
-			s = inner_prev_child(n, it->slot[top], &c);
+			s = inner_prev_child(n, type, it->slot[top], &c);
 			if (!s && (s = inner_end(n))) {
 				/* The end slot comes before every child. */
 				it->slot[top] = -1;
@@ -394,346 +384,389 @@ static struct cds_trie_node *move(struct cds_trie_iter *it, struct move *m)
 }
 
 /* ------------------------------------------------------------------------
- * Queries without an iterator: the same seek and step, for a plain key,
- * on a path kept on the stack with no anchor bookkeeping.  A path deeper
- * than FAST_DEPTH levels hands the query to the iterator engine above,
- * which starts again from the root (the only second descent, and only
- * for paths that deep).
+ * Queries: one descent from the root, then a step if needed, keeping the
+ * whole path, so that no query ever starts again from the root.  The
+ * path lives on the stack in segments of FAST_SEG levels: a path deeper
+ * than one segment goes on in a new stack frame (fast_overflow()) that
+ * links to the segment above; when a step climbs out of a segment, its
+ * frame returns FAST_CLIMB and the step goes on in the frame above.  So
+ * the stack a query uses grows with the height of the trie (about 32
+ * bytes per level), and nothing is read twice.  When the caller wants an
+ * iterator, the deepest CDS_TRIE_ITER_DEPTH levels of the path are
+ * copied into it at the end (fast_found()).
+ *
+ * The descent's scan of a 4- or 15-node also notes, from the same key
+ * bytes, the positions beyond the key's byte in the query's direction:
+ * the step then takes the nearest of them without scanning the node
+ * again, and skips a node where there is none.
  */
 
-#define FAST_DEPTH	48
+/*
+ * Levels per segment.  Debug builds take 6, so that every query over a
+ * path of a few levels already chains frames, and the suites' model and
+ * stress tests exercise the chaining (and the climbs between frames)
+ * under concurrent updates.
+ */
+#ifdef URCU_DEBUG
+#define FAST_SEG	6
+#else
+#define FAST_SEG	48
+#endif
 
-struct fast_path {
-	unsigned int depth;
-	bool overflow;
+struct fast_level {
+	uintptr_t s;		/* the node, as a tagged slot value */
+	int slot;		/* the slot taken: -1 end, else the byte */
 	/*
-	 * For the deepest level pushed by the descent, when it is a 4/16
-	 * node: the position of the nearest byte beyond its slot in the
-	 * query's direction (found by the same scan that looked for the
-	 * slot), -1 when there is none; -2 when not known.
+	 * 4/15 nodes: the index the descent read (order, nr) and the
+	 * positions of the bytes before the slot (before, for le/lt) or up
+	 * to it (ge/gt); NEAR_SCAN: scan the node (40, name and 256 nodes,
+	 * or after a failed descent).
 	 */
-	int near;
-	const struct trie_inner *node[FAST_DEPTH];
-	short slot[FAST_DEPTH];
+	unsigned int near;
+	unsigned int nr;
+	uint64_t order;
 };
 
-static inline bool fast_push(struct fast_path *p, const struct trie_inner *n,
-			     int slot)
-{
-	if (caa_unlikely(p->depth == FAST_DEPTH)) {
-		p->overflow = true;
-		return false;
-	}
-	p->node[p->depth] = n;
-	p->slot[p->depth] = (short) slot;
-	p->depth++;
-	return true;
-}
+#define NEAR_SCAN	0x10000U
 
-/*
- * The fast path is inlined into one function per direction (dir is then
- * a constant): see fast_up() and fast_down().
- */
+/* Levels of the path; @up holds the levels above them (NULL: none). */
+struct fast_seg {
+	const struct fast_seg *up;
+	unsigned int depth;
+	struct fast_level lv[FAST_SEG];
+};
+
+/* A query, and where its descent is. */
+struct fast_query {
+	const unsigned char *key;
+	size_t len;
+	int dir;		/* +1: >= or >, -1: <= or < */
+	bool strict;
+	size_t d;		/* seek: depth of the last node passed */
+	struct cds_trie_iter *iter;	/* NULL: none wanted */
+};
+
+/* What a frame does first: descend towards the key, or to an extreme. */
+enum fast_phase { PH_SEEK, PH_EXTREME };
+
+/* A frame's answer: its segment emptied, the step goes on above. */
+#define FAST_CLIMB	((struct cds_trie_node *) 1)
+
+/* The query engine is inlined into one function per query. */
 #define FAST_INLINE	static inline __attribute__((always_inline))
 
-/* extreme() on a fast path: the leaf, or NULL (empty or overflow). */
-FAST_INLINE struct cds_trie_node *fast_extreme(struct fast_path *p, uintptr_t s,
-					  int dir)
-{
-	const struct trie_inner *n;
-	uintptr_t next, end;
-	int c;
+static struct cds_trie_node *fast_overflow(struct fast_query *q,
+		const struct fast_seg *up, enum fast_phase ph, uintptr_t s);
 
-	while (!slot_is_leaf(s)) {
-		n = slot_inner(s);
-		end = inner_end(n);
-		if (dir > 0 && end)
-			return fast_push(p, n, -1) ? slot_leaf(end) : NULL;
-		next = dir > 0 ? inner_next_child(n, -1, &c)
-			       : inner_prev_child(n, 256, &c);
-		if (!next) {
-			if (dir < 0 && end)
-				return fast_push(p, n, -1) ? slot_leaf(end) : NULL;
-			return NULL;
-		}
-		if (!fast_push(p, n, c))
-			return NULL;
-		s = next;
-	}
-	return slot_leaf(s);
+FAST_INLINE struct fast_level *fast_push(struct fast_seg *seg, uintptr_t s,
+					 int slot)
+{
+	struct fast_level *lv = &seg->lv[seg->depth++];
+
+	lv->s = s;
+	lv->slot = slot;
+	lv->near = NEAR_SCAN;
+	return lv;
 }
 
 /*
- * The child of byte @c in @n, and for a 4/16 node also, in the same pass
- * over its key bytes, p->near (see struct fast_path).
+ * The answer @x, found with the path @seg: an iterator wanted keeps the
+ * deepest levels, anchored on @x's key (the key's path passes through
+ * every level, kept or not).
  */
-FAST_INLINE uintptr_t fast_find(const struct trie_inner *n, unsigned int c,
-				int dir, struct fast_path *p)
+static __attribute__((noinline)) void fast_to_iter(struct cds_trie_iter *it,
+		const struct fast_seg *seg, struct cds_trie_node *x)
 {
-	const uint8_t *bytes;
-	const uintptr_t *child;
-	union trie_keys16 k16;
-	union trie_keys4 k4;
-	unsigned int nr, i;
-	int match = -1, near = -1, b, best = dir > 0 ? 256 : -1;
+	const unsigned int cap = CDS_TRIE_ITER_DEPTH;
+	unsigned int keep = 0, i;
 
-	check_inner(n);
-	if (n->type == TRIE_N4) {
-		const struct trie_body4 *body = inner_body(n);
-
-		nr = load_nr_used(n);
-		k4 = load_keys4(body);
-		bytes = k4.b;
-		child = body->child;
-	} else if (n->type == TRIE_N16) {
-		const struct trie_body16 *body = inner_body(n);
-
-		nr = load_nr_used(n);
-		k16 = load_keys16(body);
-		bytes = k16.b;
-		child = body->child;
-	} else {
-		p->near = -2;
-		return inner_find_child(n, c);
+	it->dropped = 0;
+	for (; seg; seg = seg->up) {
+		for (i = seg->depth; i-- > 0;) {
+			if (keep == cap) {
+				it->dropped = 1;
+				break;
+			}
+			keep++;
+		}
+		if (it->dropped)
+			break;
 	}
-	for (i = 0; i < nr; i++) {
-		b = bytes[i];
-		if (b == (int) c)
-			match = (int) i;
-		else if (dir > 0 ? (b > (int) c && b < best)
-				 : (b < (int) c && b > best)) {
-			best = b;
-			near = (int) i;
+	it->depth = keep;
+	it->anchored = keep;
+	it->node = x;
+	it->anchor = x->key;
+	it->anchor_len = x->key_len;
+}
+
+FAST_INLINE struct cds_trie_node *fast_found(struct fast_query *q,
+		const struct fast_seg *seg, struct cds_trie_node *x)
+{
+	const struct fast_seg *sg;
+	unsigned int i, k;
+
+	if (q->iter) {
+		fast_to_iter(q->iter, seg, x);
+		/* Levels, deepest first, into path[depth - 1] down to 0. */
+		k = q->iter->depth;
+		for (sg = seg; sg && k; sg = sg->up) {
+			for (i = sg->depth; i-- > 0 && k;) {
+				k--;
+				q->iter->path[k] = (void *) sg->lv[i].s;
+				q->iter->slot[k] = (short) sg->lv[i].slot;
+			}
 		}
 	}
-	p->near = near;
-	return match >= 0 ? load_slot(&child[match]) : 0;
+	return x;
 }
 
-/* Child at position @pos of 4/16 node @n (0 if removed); its byte in *@c. */
-static inline uintptr_t fast_near(const struct trie_inner *n, int pos, int *c)
+/*
+ * Runs query @q from slot value @s (phase @ph) in a new frame whose
+ * levels sit below @up: the answer, NULL when there is none (outermost
+ * frame only), or FAST_CLIMB.
+ */
+FAST_INLINE struct cds_trie_node *fast_run(struct fast_query *q,
+		const struct fast_seg *up, enum fast_phase ph, uintptr_t s,
+		int dir, bool strict)
 {
-	const uintptr_t *child;
-	union trie_keys16 k16;
-	union trie_keys4 k4;
-
-	if (n->type == TRIE_N4) {
-		const struct trie_body4 *body = inner_body(n);
-
-		k4 = load_keys4(body);
-		*c = k4.b[pos];
-		child = body->child;
-	} else {
-		const struct trie_body16 *body = inner_body(n);
-
-		k16 = load_keys16(body);
-		*c = k16.b[pos];
-		child = body->child;
-	}
-	return load_slot(&child[pos]);
-}
-
-/* step() on a fast path. */
-FAST_INLINE struct cds_trie_node *fast_step(struct fast_path *p, int dir)
-{
+	struct fast_seg seg;
 	struct cds_trie_node *x;
 	const struct trie_inner *n;
-	unsigned int top;
-	uintptr_t s;
-	int c, near = p->near;
+	struct fast_level *lv;
+	unsigned int c, type;
+	uintptr_t end, next;
+	int r, b;
 
-	/* The deepest level first, with the neighbour the descent found. */
-	if (p->depth && near != -2) {
-		top = p->depth - 1;
-		n = p->node[top];
-		s = near >= 0 ? fast_near(n, near, &c) : 0;
-		if (s) {
-			p->slot[top] = (short) c;
-			x = fast_extreme(p, s, dir);
-			if (x || p->overflow)
-				return x;
-			/* Emptied meanwhile: the loop goes on from there. */
-		} else if (near == -1) {
-			/* No child beyond: the end slot comes before them all. */
-			if (dir < 0 && (s = inner_end(n)))
-				return slot_leaf(s);
-			p->depth = top;
-		}
-		/* A near child removed meanwhile: the loop scans the node. */
-	}
-	while (p->depth) {
-		top = p->depth - 1;
-		n = p->node[top];
-		if (dir > 0) {
-			s = inner_next_child(n, p->slot[top], &c);
-		} else if (p->slot[top] >= 0) {
-			s = inner_prev_child(n, p->slot[top], &c);
-			if (!s && (s = inner_end(n)))
-				return slot_leaf(s);
-		} else {
-			s = 0;
-		}
-		if (s) {
-			p->slot[top] = (short) c;
-			x = fast_extreme(p, s, dir);
-			if (x || p->overflow)
-				return x;
-			continue;
-		}
-		p->depth = top;
-	}
-	return NULL;
-}
-
-/* seek() for a plain key; NULL with p->overflow set: path too deep. */
-FAST_INLINE struct cds_trie_node *fast_seek(struct cds_trie *trie,
-				       const unsigned char *key, size_t len,
-				       int dir, bool strict, struct fast_path *p)
-{
-	uintptr_t s = load_slot(&trie->root);
-	const struct trie_inner *n;
-	struct cds_trie_node *x;
-	unsigned int c;
-	int r;
-
-	p->depth = 0;
-	p->overflow = false;
-	p->near = -2;
+	seg.up = up;
+	seg.depth = 0;
+	if (ph == PH_EXTREME)
+		goto extreme;
 	while (s) {
 		if (slot_is_leaf(s)) {
 			x = slot_leaf(s);
-			r = key_cmp(x->key, x->key_len, key, len);
+			r = key_cmp(x->key, x->key_len, q->key, q->len);
 			if (r * dir > 0 || (!r && !strict))
+				return fast_found(q, &seg, x);
+			goto step;
+		}
+		if (caa_unlikely(seg.depth == FAST_SEG)) {
+			x = fast_overflow(q, &seg, PH_SEEK, s);
+			if (x != FAST_CLIMB)
 				return x;
-			break;
+			goto step;
 		}
 		n = slot_inner(s);
 		check_inner(n);
-		r = prefix_key_cmp(n, key, len);
-		if (r) {
-			if (r * dir < 0)
-				break;
-			p->near = -2;
-			x = fast_extreme(p, s, dir);
-			if (x || p->overflow)
-				return x;
-			break;
+		type = slot_type(s);
+		if (caa_unlikely(slot_plen(s))) {
+			r = prefix_key_cmp(s, n, q->key, q->len);
+			if (r) {
+				/* The node lies wholly on one side of the key. */
+				if (r * dir < 0)
+					goto step;
+				goto extreme;
+			}
+			q->d = n->depth;
+		} else {
+			q->d++;
 		}
-		if (len == n->depth) {
-			p->near = -2;
-			if (!fast_push(p, n, -1))
-				return NULL;
+		/* The prefix matched: len >= d (see prefix_key_cmp()). */
+		if (q->len == q->d) {
+			/* The end slot holds the key; all children follow it. */
+			fast_push(&seg, s, -1);
 			s = inner_end(n);
 			if (s && !strict)
-				return slot_leaf(s);
-			break;
+				return fast_found(q, &seg, slot_leaf(s));
+			goto step;
 		}
-		c = key[n->depth];
-		if (!fast_push(p, n, (int) c))
-			return NULL;
-		s = fast_find(n, c, dir, p);
+		c = q->key[q->d];
+		lv = fast_push(&seg, s, (int) c);
+		if (type <= TRIE_N15) {
+			struct small_view v;
+			unsigned int m, lt;
+
+			small_view_of(n, type, &v);
+			small_cmp(&v.sk, c, &m, &lt);
+			m &= small_used(v.nr);
+			lt &= small_used(v.nr);
+			/* Where the bytes beyond c start, for the step. */
+			lv->order = v.order;
+			lv->nr = v.nr;
+			lv->near = dir > 0 ? lt | m : lt;
+			s = m ? load_slot(&small_children(n, type)
+					  [__builtin_ctz(m)]) : 0;
+		} else {
+			s = inner_find_child(n, type, c);
+		}
 	}
-	return fast_step(p, dir);
+	goto step;
+
+extreme:
+	/* Descend from s to its smallest (dir > 0) or greatest leaf. */
+	while (!slot_is_leaf(s)) {
+		if (caa_unlikely(seg.depth == FAST_SEG)) {
+			x = fast_overflow(q, &seg, PH_EXTREME, s);
+			if (x != FAST_CLIMB)
+				return x;
+			goto step;
+		}
+		n = slot_inner(s);
+		check_inner(n);
+		end = inner_end(n);
+		if (dir > 0 && end) {
+			fast_push(&seg, s, -1);
+			return fast_found(q, &seg, slot_leaf(end));
+		}
+		next = dir > 0 ? inner_next_child(n, slot_type(s), -1, &b)
+			       : inner_prev_child(n, slot_type(s), 256, &b);
+		if (!next) {
+			if (dir < 0 && end) {
+				fast_push(&seg, s, -1);
+				return fast_found(q, &seg, slot_leaf(end));
+			}
+			/* Emptied meanwhile: step on from the level above. */
+			goto step;
+		}
+		fast_push(&seg, s, b);
+		s = next;
+	}
+	return fast_found(q, &seg, slot_leaf(s));
+
+step:
+	/*
+	 * From the deepest level, the nearest nonempty slot in the query's
+	 * direction, climbing while a node has none.
+	 */
+	while (seg.depth) {
+		lv = &seg.lv[seg.depth - 1];
+		n = slot_inner(lv->s);
+		type = slot_type(lv->s);
+		if (dir < 0 && lv->slot < 0) {
+			/* Nothing of the node comes before its end slot. */
+			seg.depth--;
+			continue;
+		}
+		if (lv->near != NEAR_SCAN) {
+			/*
+			 * The positions beyond the slot, as the descent's scan
+			 * found them, start at the rank after those it noted.
+			 */
+			unsigned int rank = popcount16(lv->near);
+			struct small_view v;
+
+			v.order = lv->order;
+			v.nr = lv->nr;
+			v.bits = type == TRIE_N4 ? 2 : 4;
+			s = 0;
+			if (dir > 0 ? rank < v.nr : rank > 0) {
+				small_view_keys(n, type, &v);
+				s = small_pick(n, type, &v, rank, dir > 0, &b);
+			}
+		} else {
+			s = dir > 0 ? inner_next_child(n, type, lv->slot, &b)
+				    : inner_prev_child(n, type, lv->slot, &b);
+		}
+		if (!s) {
+			/* Below: the end slot comes before every child. */
+			if (dir < 0 && (s = inner_end(n))) {
+				lv->slot = -1;
+				return fast_found(q, &seg, slot_leaf(s));
+			}
+			seg.depth--;
+			continue;
+		}
+		lv->slot = b;
+		lv->near = NEAR_SCAN;
+		goto extreme;
+	}
+	return up ? FAST_CLIMB : NULL;
+}
+
+/* A new frame for a path deeper than the caller's segment. */
+static __attribute__((noinline)) struct cds_trie_node *fast_overflow(
+		struct fast_query *q, const struct fast_seg *up,
+		enum fast_phase ph, uintptr_t s)
+{
+	return fast_run(q, up, ph, s, q->dir, q->strict);
+}
+
+/*
+ * A query from the root: a seek for @key (@ph PH_SEEK) or the extreme
+ * leaf of the trie in direction @dir (PH_EXTREME).
+ */
+FAST_INLINE struct cds_trie_node *fast_query(struct cds_trie *trie,
+		struct cds_trie_iter *iter, const void *key, size_t len,
+		enum fast_phase ph, int dir, bool strict)
+{
+	struct fast_query q = {
+		.key = key, .len = len, .dir = dir, .strict = strict,
+		.d = (size_t) -1, .iter = iter,
+	};
+	struct cds_trie_node *x;
+	uintptr_t s;
+
+	if (iter) {
+		iter->trie = trie;
+		iter->bound = BOUND_NONE;
+	}
+	trie_count_descent();
+	s = load_slot(&trie->root);
+	if (ph == PH_EXTREME && !s)
+		x = NULL;
+	else
+		x = fast_run(&q, NULL, ph, s, dir, strict);
+	if (iter) {
+		iter->node = x;
+		if (!x)
+			iter->depth = 0;
+	}
+	return x;
 }
 
 /* ------------------------------------------------------------------------
  * The API.
  */
 
-static void iter_start(struct cds_trie_iter *it, struct cds_trie *trie)
-{
-	it->trie = trie;
-	it->node = NULL;
-	it->bound = BOUND_NONE;
-}
-
-static struct cds_trie_node *seek_from(struct cds_trie *trie,
-		struct cds_trie_iter *iter, const void *key, size_t len,
-		int dir, bool strict, bool inf)
-{
-	struct cds_trie_iter local;
-	struct cds_trie_iter *it = iter ? iter : &local;
-	struct move m = {
-		.seek = true, .dir = dir, .strict = strict,
-		.t = { .key = key, .len = len, .extra = -1, .inf = inf },
-	};
-
-	iter_start(it, trie);
-	return move(it, &m);
-}
-
-static struct cds_trie_node *fast_up(struct cds_trie *trie,
-		const unsigned char *key, size_t len, bool strict,
-		struct fast_path *p)
-{
-	return fast_seek(trie, key, len, 1, strict, p);
-}
-
-static struct cds_trie_node *fast_down(struct cds_trie *trie,
-		const unsigned char *key, size_t len, bool strict,
-		struct fast_path *p)
-{
-	return fast_seek(trie, key, len, -1, strict, p);
-}
-
-/* A neighbour query: on the fast path when no iterator is wanted. */
-static inline struct cds_trie_node *neighbour(struct cds_trie *trie,
-		struct cds_trie_iter *iter, const void *key, size_t len,
-		int dir, bool strict)
-{
-	struct cds_trie_node *x;
-	struct fast_path p;
-
-	if (iter)
-		return seek_from(trie, iter, key, len, dir, strict, false);
-	x = dir > 0 ? fast_up(trie, key, len, strict, &p)
-		    : fast_down(trie, key, len, strict, &p);
-	if (caa_unlikely(p.overflow))
-		return seek_from(trie, NULL, key, len, dir, strict, false);
-	return x;
-}
-
 URCU_API struct cds_trie_node *cds_trie_lookup_le(struct cds_trie *trie,
 		const void *key, size_t len, struct cds_trie_iter *iter)
 {
 	cds__trie_check_reader(trie, "cds_trie_lookup_le");
-	return neighbour(trie, iter, key, len, -1, false);
+	return fast_query(trie, iter, key, len, PH_SEEK, -1, false);
 }
 
 URCU_API struct cds_trie_node *cds_trie_lookup_lt(struct cds_trie *trie,
 		const void *key, size_t len, struct cds_trie_iter *iter)
 {
 	cds__trie_check_reader(trie, "cds_trie_lookup_lt");
-	return neighbour(trie, iter, key, len, -1, true);
+	return fast_query(trie, iter, key, len, PH_SEEK, -1, true);
 }
 
 URCU_API struct cds_trie_node *cds_trie_lookup_ge(struct cds_trie *trie,
 		const void *key, size_t len, struct cds_trie_iter *iter)
 {
 	cds__trie_check_reader(trie, "cds_trie_lookup_ge");
-	return neighbour(trie, iter, key, len, 1, false);
+	return fast_query(trie, iter, key, len, PH_SEEK, 1, false);
 }
 
 URCU_API struct cds_trie_node *cds_trie_lookup_gt(struct cds_trie *trie,
 		const void *key, size_t len, struct cds_trie_iter *iter)
 {
 	cds__trie_check_reader(trie, "cds_trie_lookup_gt");
-	return neighbour(trie, iter, key, len, 1, true);
+	return fast_query(trie, iter, key, len, PH_SEEK, 1, true);
 }
 
 URCU_API struct cds_trie_node *cds_trie_first(struct cds_trie *trie,
 		struct cds_trie_iter *iter)
 {
 	cds__trie_check_reader(trie, "cds_trie_first");
-	return seek_from(trie, iter, NULL, 0, 1, false, false);
+	return fast_query(trie, iter, NULL, 0, PH_EXTREME, 1, false);
 }
 
 URCU_API struct cds_trie_node *cds_trie_last(struct cds_trie *trie,
 		struct cds_trie_iter *iter)
 {
 	cds__trie_check_reader(trie, "cds_trie_last");
-	/* Every key starts with the empty string: all lie below it + inf. */
-	return seek_from(trie, iter, NULL, 0, -1, false, true);
+	return fast_query(trie, iter, NULL, 0, PH_EXTREME, -1, false);
 }
 
 /* Whether @x lies within the iterator's bound, moving in @dir. */
@@ -806,7 +839,7 @@ URCU_API struct cds_trie_node *cds_trie_range_first(struct cds_trie *trie,
 		cds__trie_misuse("cds_trie_range_first", "NULL iterator");
 		return NULL;
 	}
-	x = seek_from(trie, iter, lo, lo_len, 1, false, false);
+	x = fast_query(trie, iter, lo, lo_len, PH_SEEK, 1, false);
 	iter->bound = BOUND_RANGE;
 	iter->lo = lo;
 	iter->lo_len = lo_len;
@@ -827,7 +860,7 @@ URCU_API struct cds_trie_node *cds_trie_prefix_first(struct cds_trie *trie,
 		cds__trie_misuse("cds_trie_prefix_first", "NULL iterator");
 		return NULL;
 	}
-	x = seek_from(trie, iter, prefix, len, 1, false, false);
+	x = fast_query(trie, iter, prefix, len, PH_SEEK, 1, false);
 	iter->bound = BOUND_PREFIX;
 	iter->lo = prefix;
 	iter->lo_len = len;

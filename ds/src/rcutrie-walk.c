@@ -38,15 +38,21 @@ void cds__trie_walk(struct cds_trie *trie, const unsigned char *key, size_t len,
 		n = slot_inner(v);
 		check_inner(n);
 		urcu_assert_debug(inner_start(n) == depth);
+		urcu_assert_debug(slot_type(v) == n->type);
 		w->node = n;
 		w->parent = holder;
 		w->parent_slot = slot;
-		for (i = 0; i < n->prefix_len; i++) {
-			if (depth + i >= len || key[depth + i] != inner_prefix(n)[i]) {
-				w->stop = STOP_SPLIT;
-				w->mismatch = i;
-				return;
-			}
+		if (n->prefix_len
+		    && (depth + n->prefix_len > len
+			|| memcmp(inner_prefix(n), key + depth, n->prefix_len))) {
+			const unsigned char *p = inner_prefix(n);
+
+			/* Stops within the prefix: it differs, or the key ends. */
+			for (i = 0; depth + i < len && key[depth + i] == p[i]; i++)
+				;
+			w->stop = STOP_SPLIT;
+			w->mismatch = i;
+			return;
 		}
 		if (len == n->depth) {
 			w->stop = STOP_END;
@@ -54,7 +60,7 @@ void cds__trie_walk(struct cds_trie *trie, const unsigned char *key, size_t len,
 			w->value = inner_end(n);
 			return;
 		}
-		cs = inner_child_slot(n, key[n->depth]);
+		cs = inner_child_slot(n, slot_type(v), key[n->depth]);
 		v = cs ? load_slot(cs) : 0;
 		if (!v) {
 			w->stop = STOP_NO_CHILD;

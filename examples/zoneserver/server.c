@@ -564,9 +564,9 @@ static struct zs_zone *publish(struct zs_slot *slot, struct zs_zone *zone)
 /*
  * Frees the @n versions that publish() replaced: after one grace
  * period, no reader can hold any of them.  The loader waits here, never
- * a reader.  Not call_rcu(): a version's index may be an RCU structure
- * whose destruction waits for its own callbacks (rcu_barrier()), which a
- * call_rcu callback must not do.
+ * a reader.  (zs_zone_free() never waits, so call_rcu() would do too;
+ * waiting keeps the memory of a reload bounded and needs no rcu_barrier()
+ * before exit.)
  */
 static void retire(struct zs_server *srv, struct zs_zone **old, size_t n)
 {

@@ -70,9 +70,10 @@ void *zs_index_longest_prefix(const struct zs_index *idx, const uint8_t *key,
 			      size_t *matched);
 
 /*
- * Frees the index once no reader can reach it any more; same calling
- * rules as zs_index_build(), and never from a call_rcu callback (an
- * RCU-protected index may wait for its own callbacks).
+ * Frees the index once no reader can reach it any more (a grace period
+ * of its flavor has passed since it was unpublished).  It does not wait
+ * and takes no read-side section: any thread may call it, a call_rcu
+ * callback included.
  */
 void zs_index_free(struct zs_index *idx);
 

@@ -7,7 +7,8 @@
  * flavor and online) before it is published, and freed only once no
  * reader can reach it (after the grace period that follows the
  * replacement of its zone version), so neither building nor freeing
- * races with readers; lookups run inside the readers' read-side
+ * races with readers, and freeing is cds_trie_destroy_all(), which
+ * neither waits nor needs a read-side section; lookups run inside the readers' read-side
  * sections, as the trie requires.  Nothing here orders memory itself:
  * the trie's updates release the caller's writes to its readers, and the
  * version holding the index is published by a release store
@@ -92,14 +93,10 @@ void *zs_index_longest_prefix(const struct zs_index *idx, const uint8_t *key,
 void zs_index_free(struct zs_index *idx)
 {
 	/*
-	 * No reader can reach the trie any more, but the trie wants empty
-	 * before it goes, and its deletions run inside a section.
+	 * No reader can reach the trie any more: it goes at once, inner
+	 * nodes included, without emptying it first and without waiting;
+	 * its nodes live in idx->nodes[], freed with the index.
 	 */
-	idx->flavor->read_lock();
-	for (size_t i = 0; i < idx->n; i++)
-		cds_trie_del(idx->trie, &idx->nodes[i].node);
-	idx->flavor->read_unlock();
-	/* Waits for the trie's deferred frees (rcu_barrier()). */
-	cds_trie_destroy(idx->trie);
+	cds_trie_destroy_all(idx->trie, NULL, NULL);
 	free(idx);
 }

@@ -55,7 +55,9 @@ static void *test_malloc(void *state, size_t size)
 		__atomic_add_fetch(&a->failed, 1, __ATOMIC_RELAXED);
 		return NULL;
 	}
-	p = malloc(size);
+	/* The trie wants its memory aligned for its pointer tags. */
+	if (posix_memalign(&p, CDS_TRIE_ALLOC_ALIGN, size))
+		p = NULL;
 	if (p) {
 		__atomic_add_fetch(&a->live, 1, __ATOMIC_RELAXED);
 		__atomic_add_fetch(&a->bytes, (long) size, __ATOMIC_RELAXED);

@@ -76,8 +76,8 @@ struct cds_trie_node {
 /*
  * Inner nodes of a path an iterator caches.  Deeper paths work too: the
  * iterator then keeps the deepest ones and finds the others again from
- * the root, through a key it knows passes there, when it climbs above
- * them.
+ * the root, through a key (or a node's stored path) it knows passes
+ * there, when it climbs above them.
  */
 #define CDS_TRIE_ITER_DEPTH	32
 
@@ -93,27 +93,31 @@ struct cds_trie_iter {
 	const unsigned char *lo, *hi;
 	size_t lo_len, hi_len;
 	int bound;
-	/* A key whose path passes through the levels not cached. */
+	/* Bytes whose prefixes are the paths of the levels not cached. */
 	const unsigned char *anchor;
 	size_t anchor_len;
-	size_t div_depth;
-	short div_slot;
-	unsigned char dropped, lost, div_valid;
+	unsigned char dropped;
 	/* Cached path: inner nodes and the slot taken in each. */
 	unsigned int depth, anchored;
 	void *path[CDS_TRIE_ITER_DEPTH];
 	short slot[CDS_TRIE_ITER_DEPTH];
 };
 
+/* Alignment of the memory a struct cds_trie_alloc's malloc returns. */
+#define CDS_TRIE_ALLOC_ALIGN	64
+
 /*
  * Caller-supplied memory for the trie's own structures (its inner nodes
- * and the trie itself; never the caller's nodes), for
- * cds_trie_new().  @malloc returns memory aligned for a pointer, or
- * NULL; @free receives the size that was asked for.  @state is passed
- * back unchanged.  Both functions must be set.  They may be called from
- * any thread that updates the trie and from the flavor's call_rcu
- * worker, concurrently; @free is called after a grace period for memory
- * readers could still see.
+ * and the trie itself; never the caller's nodes), for cds_trie_new().
+ * @malloc returns memory aligned to CDS_TRIE_ALLOC_ALIGN bytes (e.g.
+ * from aligned_alloc(CDS_TRIE_ALLOC_ALIGN, size)), or NULL; the trie
+ * keeps tags in the low bits of pointers to its nodes, whose sizes are
+ * multiples of it.  Misaligned memory is given back to @free and taken
+ * as a failed allocation (debug builds abort).  @free receives the size
+ * that was asked for.  @state is passed back unchanged.  Both functions
+ * must be set.  They may be called from any thread that updates the trie
+ * and from the flavor's call_rcu worker, concurrently; @free is called
+ * after a grace period for memory readers could still see.
  */
 struct cds_trie_alloc {
 	void *(*malloc)(void *state, size_t size);
@@ -185,12 +189,28 @@ extern struct cds_trie *cds_trie_new(const struct rcu_flavor_struct *flavor,
 /*
  * Frees an empty trie.  Returns 0; -EBUSY (nothing changed, the trie
  * remains usable) when it still holds nodes; -EINVAL when @trie is NULL.
- * No other call on the trie may run or follow.  Waits for the inner
- * nodes still waiting for their grace period to be freed (the flavor's
- * rcu_barrier()), so call it outside any read-side section and not from
- * a call_rcu callback.
+ * No other call on the trie may run or follow.  It does not wait: inner
+ * nodes still waiting for their grace period are freed by the flavor's
+ * call_rcu worker, which frees the trie after them.  So it may be called
+ * from a call_rcu callback, and the flavor's rcu_barrier() waits for all
+ * of it.
  */
 extern int cds_trie_destroy(struct cds_trie *trie);
+
+/*
+ * Frees a trie and all of its inner nodes at once, and hands each node
+ * it holds (every duplicate) to @free_node (when not NULL) with @priv;
+ * @free_node may free the node and its key.  Returns 0, or -EINVAL when
+ * @trie is NULL.  Call it only once no thread can reach the trie any
+ * more: it was unpublished and a grace period of its flavor has passed
+ * since (e.g. from a call_rcu callback queued after the unpublishing),
+ * and no other call on it runs or follows.  Like cds_trie_destroy(), it
+ * does not wait, takes no read-side section, and may run in a call_rcu
+ * callback; it needs no memory.
+ */
+extern int cds_trie_destroy_all(struct cds_trie *trie,
+		void (*free_node)(struct cds_trie_node *node, void *priv),
+		void *priv);
 
 /*
  * Counts the nodes (duplicates included) a full walk sees.  Linear in

@@ -118,6 +118,11 @@ def parse_results(text):
     return out
 
 
+# Every run that failed or timed out: the report is still written, with
+# an empty cell where the run failed, and then the runner exits non-zero.
+FAILED_RUNS = []
+
+
 def run_program(argv):
     try:
         proc = subprocess.run(argv, stdout=subprocess.PIPE,
@@ -125,10 +130,12 @@ def run_program(argv):
                               timeout=RUN_TIMEOUT)
     except subprocess.TimeoutExpired:
         log('timeout: ' + ' '.join(argv))
+        FAILED_RUNS.append(' '.join(argv))
         return None
     if proc.returncode != 0:
         log('failed (exit %d): %s\n%s' % (proc.returncode, ' '.join(argv),
                                           proc.stderr.strip()))
+        FAILED_RUNS.append(' '.join(argv))
         return None
     return parse_results(proc.stdout)
 
@@ -144,6 +151,7 @@ def callgrind_ir(argv, function):
                               timeout=RUN_TIMEOUT)
         if proc.returncode != 0:
             log('callgrind failed: %s\n%s' % (' '.join(cmd), proc.stderr[-2000:]))
+            FAILED_RUNS.append(' '.join(cmd))
             return None
         with open(out) as f:
             for line in f:
@@ -151,6 +159,7 @@ def callgrind_ir(argv, function):
                     return int(line.split()[1])
     except (OSError, subprocess.TimeoutExpired) as e:
         log('callgrind failed: %s: %s' % (' '.join(cmd), e))
+        FAILED_RUNS.append(' '.join(cmd))
     finally:
         if os.path.exists(out):
             os.unlink(out)
@@ -630,6 +639,9 @@ def main():
                    'rows': table}, f, indent=1)
     print(text, flush=True)
     log('wrote %s' % os.path.join(args.out, 'results.md'))
+    if FAILED_RUNS:
+        log('%d runs failed, the first: %s' % (len(FAILED_RUNS), FAILED_RUNS[0]))
+        return 1
     return 0
 
 

@@ -1,10 +1,12 @@
 #!/usr/bin/env python3
 """Run the trie benchmark (trie_bench.c) and write its report.
 
-Usage: run_trie.py TRIE_BENCH [--out FILE] [--note TEXT]...
+Usage: run_trie.py TRIE_BENCH [--qsbr TRIE_BENCH_QSBR] [--out FILE]
+                   [--note TEXT]...
 
-For each key kind (u64, dns) and size (1k, 1M keys) one trie_bench
-process builds every structure once and runs ROUNDS rounds; in each round
+For each flavor of the trie (memb: TRIE_BENCH; qsbr: TRIE_BENCH_QSBR, if
+given), key kind (u64, dns) and size (1k, 1M keys) one process builds
+every structure once and runs ROUNDS rounds; in each round
 every configuration (threads x workload x structure x query) runs for
 SECONDS, the competitors of a configuration back to back, starting with a
 different one each round.  A cell is the median over the rounds; a ratio
@@ -14,9 +16,9 @@ cmp_cpu_rate() in tests/bench/cmp/cmp_common.h), which drops the time
 other processes take from the threads on a shared machine; the wall-clock
 medians are in the JSON file.
 
-Then: memory per key (trie_bench mem) and, with valgrind installed, data
-cache misses per query from callgrind's cache simulation (a repeatable
-count), for 1M keys.
+Then: memory per key (trie_bench mem) and, with valgrind installed,
+instructions and data cache misses per query from callgrind's cache
+simulation (repeatable counts), for 1k and 1M keys.
 
 Knobs (environment): URCU_BENCH_ROUNDS (default 5), URCU_BENCH_SECONDS
 (default 0.3), URCU_BENCH_MISSES=0 to skip the valgrind runs.
@@ -34,9 +36,14 @@ KINDS = ['u64', 'dns']
 SIZES = [1000, 1000000]
 THREADS = [1, 2]
 WORKLOADS = ['lookup', 'mix90']
+FLAVORS = ['memb', 'qsbr']
 MISS_QUERIES = 200000
-MISS_RUNS = [('trie', 'exact'), ('lfht', 'exact'), ('trie', 'le'),
-             ('rbtree', 'exact'), ('critnib', 'exact')]
+# (flavor, structure, query); the peers' rows need no flavor of their own.
+MISS_RUNS = [('memb', 'trie', 'exact'), ('qsbr', 'trie', 'exact'),
+             ('memb', 'trie', 'le'), ('memb', 'trie', 'ge'),
+             ('memb', 'lfht', 'exact'), ('memb', 'critnib', 'exact'),
+             ('memb', 'critnib', 'le'), ('memb', 'critnib', 'ge'),
+             ('memb', 'rbtree', 'exact'), ('memb', 'rbtree', 'le')]
 
 
 def log(msg):
@@ -119,18 +126,19 @@ def verdict(r, target, higher):
     return 'ok' if ok else '**miss**'
 
 
-def misses(bench, kind, n):
+def misses(benches, kind, n):
     """Per-query Ir, D1mr and DLmr from callgrind's cache simulation."""
     out = {}
     if os.environ.get('URCU_BENCH_MISSES', '1') == '0':
         return out, 'skipped (URCU_BENCH_MISSES=0)'
     if not shutil.which('valgrind'):
         return out, 'skipped: valgrind is not installed (apt-get install valgrind)'
-    tmp = os.path.join(os.path.dirname(os.path.abspath(bench)),
-                       'trie_bench.callgrind')
-    for s, q in MISS_RUNS:
-        if s == 'critnib' and kind != 'u64':
+    for fl, s, q in MISS_RUNS:
+        if (s == 'critnib' and kind != 'u64') or fl not in benches:
             continue
+        bench = benches[fl]
+        tmp = os.path.join(os.path.dirname(os.path.abspath(bench)),
+                           'trie_bench.callgrind')
         argv = ['valgrind', '--tool=callgrind', '--cache-sim=yes',
                 '--collect-atstart=no', '--toggle-collect=bench_queries',
                 '--callgrind-out-file=' + tmp, bench, 'misses', s, q, kind,
@@ -146,34 +154,41 @@ def misses(bench, kind, n):
         events = re.search(r'^events: (.*)$', text, re.M).group(1).split()
         totals = re.search(r'^(?:summary|totals): (.*)$', text, re.M)
         vals = dict(zip(events, [int(x) for x in totals.group(1).split()]))
-        out[(s, q)] = {k: vals.get(k, 0) / MISS_QUERIES
-                       for k in ('Ir', 'D1mr', 'DLmr')}
+        out[(fl, s, q)] = {k: vals.get(k, 0) / MISS_QUERIES
+                           for k in ('Ir', 'D1mr', 'DLmr')}
     return out, None
 
 
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('bench')
+    ap.add_argument('--qsbr')
     ap.add_argument('--out')
     ap.add_argument('--note', action='append', default=[])
     args = ap.parse_args()
     rounds = int(os.environ.get('URCU_BENCH_ROUNDS', '5'))
     seconds = float(os.environ.get('URCU_BENCH_SECONDS', '0.3'))
+    benches = {'memb': args.bench}
+    if args.qsbr:
+        benches['qsbr'] = args.qsbr
+    flavors = [f for f in FLAVORS if f in benches]
 
     data = {}
     raw = {}
     for kind in KINDS:
         for n in SIZES:
-            res = run([args.bench, 'run', kind, str(n), str(rounds),
-                       str(seconds)])
-            data[(kind, n)] = Data(res, rounds)
-            raw['%s:%d' % (kind, n)] = res
+            for fl in flavors:
+                res = run([benches[fl], 'run', kind, str(n), str(rounds),
+                           str(seconds)])
+                data[(kind, n, fl)] = Data(res, rounds)
+                raw['%s:%d:%s' % (kind, n, fl)] = res
     mem = {}
     miss = {}
     miss_note = None
     for kind in KINDS:
         mem[kind] = run([args.bench, 'mem', kind, '1000000']) or {}
-        miss[kind], miss_note = misses(args.bench, kind, 1000000)
+        for n in SIZES:
+            miss[(kind, n)], miss_note = misses(benches, kind, n)
 
     L = []
     L.append('# Trie benchmark (tests/bench/trie)')
@@ -183,28 +198,30 @@ def main():
                  ['uptime'], stdout=subprocess.PIPE,
                  universal_newlines=True).stdout.strip()))
     L.append('Cells: million operations per second of CPU time, median of '
-             'the rounds; ratios: median of the per-round ratios (range).')
+             'the rounds; ratios: median of the per-round ratios (range). '
+             'Flavor: the RCU flavor of the trie and cds_lfht (the rbtree '
+             'and critnib run in the same process, next to them).')
     for note in args.note:
         L.append('')
         L.append('Note: ' + note)
-    rows = [(k, n, t, wl) for k in KINDS for n in SIZES for t in THREADS
-            for wl in WORKLOADS]
+    rows = [(k, n, t, wl, fl) for k in KINDS for n in SIZES for t in THREADS
+            for wl in WORKLOADS for fl in flavors]
 
-    def label(k, n, t, wl):
-        return '%s %s, %dt, %s' % (k, '1M' if n >= 1000000 else '1k', t,
-                                   'lookups' if wl == 'lookup'
-                                   else '90/10')
+    def label(k, n, t, wl, fl):
+        return '%s %s, %dt, %s, %s' % (k, '1M' if n >= 1000000 else '1k', t,
+                                       'lookups' if wl == 'lookup'
+                                       else '90/10', fl)
 
     L.append('')
     L.append('## Exact lookups: trie vs cds_lfht (target: ratio >= 0.8)')
     L.append('')
-    L.append('| keys, threads, workload | trie | cds_lfht | ratio | target |')
+    L.append('| keys, threads, workload, flavor | trie | cds_lfht | ratio | target |')
     L.append('|---|---|---|---|---|')
-    for k, n, t, wl in rows:
-        d = data[(k, n)]
+    for k, n, t, wl, fl in rows:
+        d = data[(k, n, fl)]
         r = d.ratio(t, wl, ('trie', 'exact'), ('lfht', 'exact'))
         L.append('| %s | %s | %s | %s | %s |' % (
-            label(k, n, t, wl), fmt(d.cell(t, wl, 'trie', 'exact')),
+            label(k, n, t, wl, fl), fmt(d.cell(t, wl, 'trie', 'exact')),
             fmt(d.cell(t, wl, 'lfht', 'exact')), fmt_ratio(r),
             verdict(r, 0.8, True)))
 
@@ -214,32 +231,32 @@ def main():
     L.append('')
     L.append('Time ratio = exact rate / neighbour rate.')
     L.append('')
-    L.append('| keys, threads, workload | exact | le | ge | le/exact | ge/exact | target |')
+    L.append('| keys, threads, workload, flavor | exact | le | ge | le/exact | ge/exact | target |')
     L.append('|---|---|---|---|---|---|---|')
-    for k, n, t, wl in rows:
-        d = data[(k, n)]
+    for k, n, t, wl, fl in rows:
+        d = data[(k, n, fl)]
         rle = d.ratio(t, wl, ('trie', 'exact'), ('trie', 'le'))
         rge = d.ratio(t, wl, ('trie', 'exact'), ('trie', 'ge'))
         worst = max([r for r in (rle, rge) if r], default=None,
                     key=lambda r: r[0])
         L.append('| %s | %s | %s | %s | %s | %s | %s |' % (
-            label(k, n, t, wl), fmt(d.cell(t, wl, 'trie', 'exact')),
+            label(k, n, t, wl, fl), fmt(d.cell(t, wl, 'trie', 'exact')),
             fmt(d.cell(t, wl, 'trie', 'le')), fmt(d.cell(t, wl, 'trie', 'ge')),
             fmt_ratio(rle), fmt_ratio(rge), verdict(worst, 1.25, False)))
 
     L.append('')
     L.append('## Integer keys: trie vs critnib (target: ratio >= 1)')
     L.append('')
-    L.append('| keys, threads, workload | query | trie | critnib | ratio | target |')
+    L.append('| keys, threads, workload, flavor | query | trie | critnib | ratio | target |')
     L.append('|---|---|---|---|---|---|')
-    for k, n, t, wl in rows:
+    for k, n, t, wl, fl in rows:
         if k != 'u64':
             continue
-        d = data[(k, n)]
+        d = data[(k, n, fl)]
         for q in ['exact', 'le', 'ge']:
             r = d.ratio(t, wl, ('trie', q), ('critnib', q))
             L.append('| %s | %s | %s | %s | %s | %s |' % (
-                label(k, n, t, wl), q, fmt(d.cell(t, wl, 'trie', q)),
+                label(k, n, t, wl, fl), q, fmt(d.cell(t, wl, 'trie', q)),
                 fmt(d.cell(t, wl, 'critnib', q)), fmt_ratio(r),
                 verdict(r, 1.0, True)))
 
@@ -247,15 +264,15 @@ def main():
     L.append('## Trie vs a pthread_rwlock red-black tree '
              '(target: ratio >= 3 at 2 threads, 90/10)')
     L.append('')
-    L.append('| keys, threads, workload | query | trie | rbtree | ratio | target |')
+    L.append('| keys, threads, workload, flavor | query | trie | rbtree | ratio | target |')
     L.append('|---|---|---|---|---|---|')
-    for k, n, t, wl in rows:
-        d = data[(k, n)]
+    for k, n, t, wl, fl in rows:
+        d = data[(k, n, fl)]
         for q in ['exact', 'le', 'ge']:
             r = d.ratio(t, wl, ('trie', q), ('rbtree', q))
             target = verdict(r, 3.0, True) if t == 2 and wl == 'mix90' else ''
             L.append('| %s | %s | %s | %s | %s | %s |' % (
-                label(k, n, t, wl), q, fmt(d.cell(t, wl, 'trie', q)),
+                label(k, n, t, wl, fl), q, fmt(d.cell(t, wl, 'trie', q)),
                 fmt(d.cell(t, wl, 'rbtree', q)), fmt_ratio(r), target))
 
     L.append('')
@@ -263,7 +280,8 @@ def main():
     L.append('')
     L.append('Bytes per key the structure allocates for itself (inner nodes, '
              'bucket arrays), beyond the node embedded in the caller\'s '
-             'object; that node\'s size is given apart.')
+             'object, once replaced nodes are reclaimed; that node\'s size '
+             'is given apart.')
     L.append('')
     L.append('| keys (mean length) | trie | cds_lfht | trie node | cds_lfht node | rbtree node |')
     L.append('|---|---|---|---|---|---|')
@@ -275,24 +293,28 @@ def main():
             fmt(m.get('node:lfht')), fmt(m.get('node:rbtree'))))
 
     L.append('')
-    L.append('## Cache misses per query, 1M keys (callgrind --cache-sim=yes)')
+    L.append('## Instructions and cache misses per query (callgrind --cache-sim=yes)')
     L.append('')
     if miss_note:
         L.append(miss_note)
     else:
         L.append('Ir: instructions; D1mr: level-1 data read misses; DLmr: '
                  'last-level data read misses, in valgrind\'s model of this '
-                 'machine\'s caches.  One thread, random present keys '
-                 '(le: absent keys), %d queries.' % MISS_QUERIES)
+                 'machine\'s caches.  One thread, %d random queries (exact: '
+                 'present keys; le, ge: absent keys), the benchmark loop '
+                 'included.' % MISS_QUERIES)
         L.append('')
-        L.append('| keys | structure, query | Ir | D1mr | DLmr |')
+        L.append('| keys | structure, query, flavor | Ir | D1mr | DLmr |')
         L.append('|---|---|---|---|---|')
         for k in KINDS:
-            for s, q in MISS_RUNS:
-                v = miss[k].get((s, q))
-                if v:
-                    L.append('| %s | %s %s | %.0f | %.2f | %.2f |' % (
-                        k, s, q, v['Ir'], v['D1mr'], v['DLmr']))
+            for n in SIZES:
+                for fl, s, q in MISS_RUNS:
+                    v = miss[(k, n)].get((fl, s, q))
+                    if v:
+                        L.append('| %s %s | %s %s%s | %.0f | %.2f | %.2f |' % (
+                            k, '1M' if n >= 1000000 else '1k', s, q,
+                            ', ' + fl if s in ('trie', 'lfht') else '',
+                            v['Ir'], v['D1mr'], v['DLmr']))
     L.append('')
     text = '\n'.join(L)
     print(text)
@@ -302,8 +324,9 @@ def main():
         with open(os.path.splitext(args.out)[0] + '.json', 'w') as f:
             json.dump({'rounds': rounds, 'seconds': seconds, 'runs': raw,
                        'mem': mem,
-                       'misses': {k: {'%s:%s' % sq: v for sq, v in m.items()}
-                                  for k, m in miss.items()}}, f, indent=1)
+                       'misses': {'%s:%d' % kn: {'%s:%s:%s' % fsq: v
+                                                 for fsq, v in m.items()}
+                                  for kn, m in miss.items()}}, f, indent=1)
 
 
 if __name__ == '__main__':

@@ -5,42 +5,64 @@
  *   lfht     cds_lfht, this library's hash table: exact lookups;
  *   rbtree   a red-black tree under a pthread_rwlock: exact, le, ge;
  *   critnib  Debian's libcritnib ("u64" keys only): exact, le, ge.
- * Memb flavor, read side inlined (_LGPL_SOURCE).  Keys: tests/bench/
- * trie/keys.h.  Each structure's item holds a copy of its key right after
- * its node, as a caller's object would (a zone record holds its name);
- * queries come from a separate array (a query packet).  Exact lookups ask
- * for present keys, le and ge for absent ones (the predecessor or
- * successor of a name that is not there).
+ * Built twice: for the memb flavor (trie_bench) and, with
+ * BENCH_FLAVOR_QSBR, for QSBR (trie_bench_qsbr), whose read-side
+ * sections cost nothing (critnib's readers have none); the read side is
+ * inlined (_LGPL_SOURCE).  Keys: tests/bench/trie/keys.h.
+ *
+ * Every peer does the same work per operation:
+ *   - an item is a caller's object: its node, a payload word, and a copy
+ *     of its key right after (a zone record holds its name); critnib
+ *     maps the integer key to a pointer to such an item;
+ *   - a query looks a key up and reads the payload of the item found, as
+ *     a caller would (each query returns it, so nothing is optimized
+ *     away); queries come from a separate array (a query packet); exact
+ *     lookups ask for present keys, le and ge for absent ones (the
+ *     predecessor or successor of a name that is not there);
+ *   - an update (the 10% of a 90/10 mix) replaces the record of a random
+ *     key: it removes the key's item and adds the key back in a new item
+ *     from malloc(); the old item is freed after readers are done with
+ *     it: with call_rcu() for the RCU structures, at once after the write
+ *     lock for the rbtree, after the run for critnib (its readers take no
+ *     read-side section, so nothing else tells when they are done).
  *
  * Usage:
  *   trie_bench run KIND N ROUNDS SECONDS
  *	builds every structure with the N keys of KIND, then runs, ROUNDS
  *	times, every (threads 1|2) x (workload lookup|mix90) x (structure,
  *	query) for SECONDS each, the structures of one configuration one
- *	after the other, starting with a different one each round.  mix90:
- *	10% of the operations are updates: remove a random key and add it
- *	back (trie and lfht: in a new node, the old one freed with
- *	call_rcu; rbtree and critnib: the same node, under the tree's
- *	write lock and critnib's own lock).  Prints
+ *	after the other, starting with a different one each round.  Prints
  *	"RESULT r<round>:<threads>t:<workload>:<structure>:<query> <Mops/s>"
  *	and the same key with ":cpu" for operations per second of the
  *	threads' CPU time (cmp_cpu_rate()).
  *   trie_bench mem KIND N
  *	the memory each structure allocates for itself beyond the caller's
- *	nodes, per key: "RESULT mem:<structure> <bytes>", and the size of
- *	the node embedded in the caller's object: "RESULT node:<structure>".
- *   trie_bench misses STRUCTURE QUERY KIND N COUNT
- *	builds one structure, then runs COUNT queries in bench_queries(),
- *	for valgrind --tool=callgrind --cache-sim=yes
- *	--toggle-collect=bench_queries (tests/bench/trie/run_trie.py); also
- *	prints the CPU time per query ("RESULT ns_per_query"), a quick
- *	single-thread figure.
+ *	nodes, per key, once replaced nodes are reclaimed: "RESULT
+ *	mem:<structure> <bytes>", and the size of the node embedded in the
+ *	caller's object: "RESULT node:<structure>".
+ *   trie_bench misses STRUCTURE QUERY KIND N COUNT [UPDATE_PCT]
+ *	builds one structure, then runs COUNT operations in bench_queries()
+ *	(UPDATE_PCT percent of them updates, default 0), for valgrind
+ *	--tool=callgrind --cache-sim=yes --toggle-collect=bench_queries
+ *	(tests/bench/trie/run_trie.py); also prints the CPU time per
+ *	operation ("RESULT ns_per_query"), a quick single-thread figure.
  */
 #define _LGPL_SOURCE
 #include <pthread.h>
 #include <stdint.h>
 
+#ifdef BENCH_FLAVOR_QSBR
+#include <urcu-qsbr.h>
+/* A quiescent state per batch of operations; offline while idle. */
+#define bench_quiescent()	rcu_quiescent_state()
+#define bench_offline()		rcu_thread_offline()
+#define bench_online()		rcu_thread_online()
+#else
 #include <urcu.h>
+#define bench_quiescent()	do { } while (0)
+#define bench_offline()		do { } while (0)
+#define bench_online()		do { } while (0)
+#endif
 #include <urcu/rculfhash.h>
 #include <urcu/rcutrie.h>
 #ifdef BENCH_HAVE_CRITNIB
@@ -63,6 +85,7 @@ static int is_u64;
 
 struct titem {
 	struct cds_trie_node node;
+	unsigned long value;
 	struct rcu_head rh;
 	unsigned char key[];
 };
@@ -70,13 +93,22 @@ struct titem {
 struct hitem {
 	struct cds_lfht_node node;
 	size_t len;
+	unsigned long value;
 	struct rcu_head rh;
 	unsigned char key[];
 };
 
 struct ritem {
 	struct rb_node node;
+	unsigned long value;
 	unsigned char key[];
+};
+
+/* critnib maps the integer key to one of these. */
+struct citem {
+	uint64_t key;
+	unsigned long value;
+	struct citem *retired;	/* the updater's list, freed after the run */
 };
 
 static struct cds_trie *trie;
@@ -132,6 +164,7 @@ static struct titem *new_titem(size_t i)
 	struct titem *it = xmalloc(sizeof(*it) + keys.len[i]);
 
 	memcpy(it->key, keys.key[i], keys.len[i]);
+	it->value = i + 1;
 	cds_trie_node_init(&it->node, it->key, keys.len[i]);
 	return it;
 }
@@ -142,7 +175,29 @@ static struct hitem *new_hitem(size_t i)
 
 	memcpy(it->key, keys.key[i], keys.len[i]);
 	it->len = keys.len[i];
+	it->value = i + 1;
 	cds_lfht_node_init(&it->node);
+	return it;
+}
+
+static struct ritem *new_ritem(size_t i)
+{
+	struct ritem *it = xmalloc(sizeof(*it) + keys.len[i]);
+
+	memcpy(it->key, keys.key[i], keys.len[i]);
+	it->value = i + 1;
+	it->node.key = it->key;
+	it->node.len = keys.len[i];
+	return it;
+}
+
+static struct citem *new_citem(size_t i)
+{
+	struct citem *it = xmalloc(sizeof(*it));
+
+	it->key = keys.u64[i];
+	it->value = i + 1;
+	it->retired = NULL;
 	return it;
 }
 
@@ -190,14 +245,8 @@ static void build(enum structure s, const struct cds_trie_alloc *talloc,
 		}
 		break;
 	case S_RBTREE:
-		for (i = 0; i < keys.n; i++) {
-			struct ritem *it = xmalloc(sizeof(*it) + keys.len[i]);
-
-			memcpy(it->key, keys.key[i], keys.len[i]);
-			it->node.key = it->key;
-			it->node.len = keys.len[i];
-			rb_insert(&rbtree, &it->node);
-		}
+		for (i = 0; i < keys.n; i++)
+			rb_insert(&rbtree, &new_ritem(i)->node);
 		break;
 	default:
 #ifdef BENCH_HAVE_CRITNIB
@@ -207,7 +256,7 @@ static void build(enum structure s, const struct cds_trie_alloc *talloc,
 		if (!cn)
 			cmp_die("critnib_new", ENOMEM);
 		for (i = 0; i < keys.n; i++)
-			if (critnib_insert(cn, keys.u64[i], (void *) (i + 1), 0))
+			if (critnib_insert(cn, keys.u64[i], new_citem(i), 0))
 				cmp_die("critnib_insert", ENOMEM);
 #endif
 		break;
@@ -216,13 +265,14 @@ static void build(enum structure s, const struct cds_trie_alloc *talloc,
 }
 
 /* ------------------------------------------------------------------------
- * Operations.  Each returns something derived from what it found, so
- * that the lookups cannot be optimized away.
+ * Operations.  A query returns the payload of the item it found (0:
+ * none), read as a caller would read it.
  */
 
 static inline unsigned long query_trie(enum query q, size_t i)
 {
 	struct cds_trie_node *n;
+	unsigned long v = 0;
 
 	rcu_read_lock();
 	switch (q) {
@@ -238,8 +288,10 @@ static inline unsigned long query_trie(enum query q, size_t i)
 				       NULL);
 		break;
 	}
+	if (n)
+		v = caa_container_of(n, struct titem, node)->value;
 	rcu_read_unlock();
-	return (unsigned long) (uintptr_t) n;
+	return v;
 }
 
 static inline unsigned long query_lfht(size_t i)
@@ -247,17 +299,21 @@ static inline unsigned long query_lfht(size_t i)
 	struct hkey k = { keys.key[i], keys.len[i] };
 	struct cds_lfht_iter iter;
 	struct cds_lfht_node *n;
+	unsigned long v = 0;
 
 	rcu_read_lock();
 	cds_lfht_lookup(lfht, hash_bytes(k.key, k.len), hmatch, &k, &iter);
 	n = cds_lfht_iter_get_node(&iter);
+	if (n)
+		v = caa_container_of(n, struct hitem, node)->value;
 	rcu_read_unlock();
-	return (unsigned long) (uintptr_t) n;
+	return v;
 }
 
 static inline unsigned long query_rbtree(enum query q, size_t i)
 {
 	struct rb_node *n;
+	unsigned long v = 0;
 
 	pthread_rwlock_rdlock(&rblock);
 	if (q == Q_EXACT)
@@ -266,23 +322,27 @@ static inline unsigned long query_rbtree(enum query q, size_t i)
 		n = rb_find_le(&rbtree, keys.absent[i], keys.absent_len[i]);
 	else
 		n = rb_find_ge(&rbtree, keys.absent[i], keys.absent_len[i]);
+	if (n)
+		v = caa_container_of(n, struct ritem, node)->value;
 	pthread_rwlock_unlock(&rblock);
-	return (unsigned long) (uintptr_t) n;
+	return v;
 }
 
 #ifdef BENCH_HAVE_CRITNIB
 static inline unsigned long query_critnib(enum query q, size_t i)
 {
+	struct citem *it;
 	uintptr_t k;
 	void *v;
 
 	if (q == Q_EXACT)
-		return (unsigned long) (uintptr_t) critnib_get(cn, keys.u64[i]);
-	if (q == Q_LE)
-		return (unsigned long) (uintptr_t) critnib_find_le(cn,
-							keys.absent_u64[i]);
-	return critnib_find(cn, keys.absent_u64[i], FIND_GE, &k, &v)
-		? (unsigned long) k : 0;
+		it = critnib_get(cn, keys.u64[i]);
+	else if (q == Q_LE)
+		it = critnib_find_le(cn, keys.absent_u64[i]);
+	else
+		it = critnib_find(cn, keys.absent_u64[i], FIND_GE, &k, &v)
+			? v : NULL;
+	return it ? it->value : 0;
 }
 #endif
 
@@ -346,10 +406,56 @@ static void update_lfht(size_t i)
 	rcu_read_unlock();
 }
 
-static void update(enum structure s, size_t i)
+static void update_rbtree(size_t i)
 {
+	struct ritem *it = new_ritem(i), *old = NULL;
 	struct rb_node *n;
 
+	pthread_rwlock_wrlock(&rblock);
+	n = rb_find(&rbtree, keys.key[i], keys.len[i]);
+	if (n) {
+		rb_erase(&rbtree, n);
+		old = caa_container_of(n, struct ritem, node);
+	}
+	rb_insert(&rbtree, &it->node);
+	pthread_rwlock_unlock(&rblock);
+	free(old);
+}
+
+#ifdef BENCH_HAVE_CRITNIB
+/* Items replaced in critnib, per updater, freed after the run. */
+static __thread struct citem *critnib_retired;
+
+static void update_critnib(size_t i)
+{
+	struct citem *it = new_citem(i), *old;
+
+	old = critnib_remove(cn, keys.u64[i]);
+	if (critnib_insert(cn, keys.u64[i], it, 0)) {
+		free(it);	/* never visible (a concurrent insert won) */
+		it = NULL;
+	}
+	if (old) {
+		old->retired = critnib_retired;
+		critnib_retired = old;
+	}
+}
+
+/* The items a worker's updates replaced; readers have stopped. */
+static void free_retired_citems(void)
+{
+	struct citem *it, *next;
+
+	for (it = critnib_retired; it; it = next) {
+		next = it->retired;
+		free(it);
+	}
+	critnib_retired = NULL;
+}
+#endif
+
+static void update(enum structure s, size_t i)
+{
 	switch (s) {
 	case S_TRIE:
 		update_trie(i);
@@ -358,21 +464,11 @@ static void update(enum structure s, size_t i)
 		update_lfht(i);
 		break;
 	case S_RBTREE:
-		pthread_rwlock_wrlock(&rblock);
-		n = rb_find(&rbtree, keys.key[i], keys.len[i]);
-		if (n) {
-			rb_erase(&rbtree, n);
-			rb_insert(&rbtree, n);
-		}
-		pthread_rwlock_unlock(&rblock);
+		update_rbtree(i);
 		break;
 	default:
 #ifdef BENCH_HAVE_CRITNIB
-		{
-			void *v = critnib_remove(cn, keys.u64[i]);
-
-			critnib_insert(cn, keys.u64[i], v ? v : (void *) (i + 1), 0);
-		}
+		update_critnib(i);
 #endif
 		break;
 	}
@@ -388,6 +484,9 @@ struct job {
 	enum structure s;
 	enum query q;
 	unsigned int update_pct;
+#ifdef BENCH_HAVE_CRITNIB
+	struct citem *retired;	/* critnib items replaced by this worker */
+#endif
 };
 
 static void *worker(void *arg)
@@ -408,12 +507,18 @@ static void *worker(void *arg)
 			else
 				sink += query(job->s, job->q, (r >> 8) % keys.n);
 		}
+		bench_quiescent();
 		n += CMP_BATCH;
 	}
 	job->c.cpu = cmp_thread_cpu() - cpu;
 	rcu_unregister_thread();
 	job->c.count = n;
 	job->c.sink = sink;
+#ifdef BENCH_HAVE_CRITNIB
+	/* Every reader has stopped (cmp_stopped()) or is ours: joined next. */
+	job->retired = critnib_retired;
+	critnib_retired = NULL;
+#endif
 	return NULL;
 }
 
@@ -437,12 +542,19 @@ static double run(int nthreads, enum structure s, enum query q,
 		};
 		cmp_spawn(&threads[i], worker, &jobs[i]);
 	}
+	bench_offline();
 	elapsed = cmp_run_for(nthreads, seconds);
 	for (i = 0; i < nthreads; i++) {
 		cmp_join(threads[i]);
 		total += jobs[i].c.count;
 		counters[i] = jobs[i].c;
+#ifdef BENCH_HAVE_CRITNIB
+		/* All readers are joined: nobody holds these any more. */
+		critnib_retired = jobs[i].retired;
+		free_retired_citems();
+#endif
 	}
+	bench_online();
 	*cpu_rate = cmp_cpu_rate(counters, nthreads) / 1e6;
 	/* Let the removed nodes go before the next run. */
 	rcu_barrier();
@@ -514,9 +626,11 @@ static long mem_bytes;
 
 static void *count_malloc(void *state, size_t size)
 {
+	void *p;
+
 	(void) state;
 	mem_bytes += (long) size;
-	return malloc(size);
+	return posix_memalign(&p, CDS_TRIE_ALLOC_ALIGN, size) ? NULL : p;
 }
 
 static void count_free(void *state, void *ptr, size_t size)
@@ -535,7 +649,9 @@ static void *count_calloc(void *state, size_t nmemb, size_t size)
 
 static void *count_lfht_malloc(void *state, size_t size)
 {
-	return count_malloc(state, size);
+	(void) state;
+	mem_bytes += (long) size;
+	return malloc(size);
 }
 
 /* lfht frees without a size: its arrays live until the end anyway. */
@@ -555,6 +671,8 @@ static void do_mem(void)
 
 	mem_bytes = 0;
 	build(S_TRIE, &ta, NULL);
+	/* Nodes replaced while growing are freed after a grace period. */
+	rcu_barrier();
 	cmp_result("mem:trie", (double) mem_bytes / (double) keys.n);
 	mem_bytes = 0;
 	build(S_LFHT, NULL, &ha);
@@ -570,16 +688,25 @@ static void do_mem(void)
  */
 
 __attribute__((noinline))
-unsigned long bench_queries(enum structure s, enum query q, size_t count);
+unsigned long bench_queries(enum structure s, enum query q, size_t count,
+			    unsigned int update_pct);
 
 __attribute__((noinline))
-unsigned long bench_queries(enum structure s, enum query q, size_t count)
+unsigned long bench_queries(enum structure s, enum query q, size_t count,
+			    unsigned int update_pct)
 {
-	unsigned long sink = 0, seed = 12345;
+	unsigned long sink = 0, seed = 12345, r;
 	size_t i;
 
-	for (i = 0; i < count; i++)
-		sink += query(s, q, cmp_rand(&seed) % keys.n);
+	for (i = 0; i < count; i++) {
+		r = cmp_rand(&seed);
+		if ((r >> 40) % 100 < update_pct)
+			update(s, (r >> 8) % keys.n);
+		else
+			sink += query(s, q, (r >> 8) % keys.n);
+		if (!(i % CMP_BATCH))
+			bench_quiescent();
+	}
 	return sink;
 }
 
@@ -602,7 +729,8 @@ int main(int argc, char **argv)
 	if (argc < k + 2) {
 		fprintf(stderr, "usage: trie_bench run KIND N ROUNDS SECONDS\n"
 			"       trie_bench mem KIND N\n"
-			"       trie_bench misses STRUCTURE QUERY KIND N COUNT\n");
+			"       trie_bench misses STRUCTURE QUERY KIND N COUNT "
+			"[UPDATE_PCT]\n");
 		return 2;
 	}
 	is_u64 = !strcmp(argv[k], "u64");
@@ -619,12 +747,13 @@ int main(int argc, char **argv)
 		enum query q = lookup_name(query_names, NR_QUERIES, argv[3]);
 
 		size_t count = (size_t) cmp_arg(argc, argv, 6, 100000);
+		unsigned int pct = (unsigned int) cmp_arg(argc, argv, 7, 0);
 		double t0, cpu;
 		unsigned long sink;
 
 		build(s, NULL, NULL);
 		t0 = cmp_thread_cpu();
-		sink = bench_queries(s, q, count);
+		sink = bench_queries(s, q, count, pct);
 		cpu = cmp_thread_cpu() - t0;
 		cmp_result("queries", (double) count);
 		cmp_result("ns_per_query", cpu * 1e9 / (double) count);
