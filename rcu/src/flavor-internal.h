@@ -141,9 +141,15 @@ static inline bool urcu__offline_for_wait(void)
 	/* Plain reads: only this thread writes these fields. */
 	if (!r->registered || r->parked)
 		return false;
-	/* Orders our past read-side sections before the announcement. */
+	/*
+	 * Orders our past read-side sections before the announcement.
+	 * model: tags.pml MB_PARK (reader.pml park).
+	 */
 	cmm_smp_mb();
-	/* Release: pairs with the acquire in urcu__signal_mb_readers(). */
+	/*
+	 * Release: pairs with the acquire in urcu__signal_mb_readers().
+	 * model: tags.pml PARK_REL (reader.pml park).
+	 */
 	__atomic_store_n(&r->parked, 1, __ATOMIC_RELEASE);
 	return true;
 #else
@@ -161,7 +167,10 @@ static inline void urcu__online_after_wait(bool was_online)
 		/* Relaxed: the fence below orders it (see above). */
 		__atomic_store_n(&URCU_TLS(rcu_reader).parked, 0,
 				 __ATOMIC_RELAXED);
-		/* Store-load: unparked before any later shared load. */
+		/*
+		 * Store-load: unparked before any later shared load.  model:
+		 * tags.pml MB_UNPARK (reader.pml unpark).
+		 */
 		cmm_smp_mb();
 	}
 #else

@@ -167,6 +167,7 @@ static inline bool urcu__gp_observe_look(struct cds_list_head *waiting,
 		 * Acquire: pairs with the release stores of the reader word
 		 * (_urcu_common_read_lock/unlock): a word showing the new
 		 * epoch puts the reader's earlier sections before our return.
+		 * model: tags.pml UP_LOOK_ACQ (updater.pml look).
 		 */
 		unsigned long v = __atomic_load_n(&r->ctr, __ATOMIC_ACQUIRE);
 		long age = (long) (now - urcu__epoch_of(v));
@@ -243,7 +244,8 @@ static inline void urcu__gp_observe(struct cds_list_head *waiting,
 	 * Orders the removals and the epoch store before every look: pairs
 	 * with the fence of a reader's first section of an epoch, so a
 	 * synced reader seen idle either shows us its section or its loads
-	 * see the removals.
+	 * see the removals.  model: tags.pml MB_UP_OBSERVE (updater.pml
+	 * gp_run).
 	 */
 	cmm_smp_mb();
 

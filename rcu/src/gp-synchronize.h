@@ -141,6 +141,7 @@ static inline bool urcu__section_holds_gp(struct cds_list_head *node,
 	/*
 	 * Acquire: pairs with the release store in _urcu_common_read_unlock,
 	 * so a section seen finished happens before the caller's next step.
+	 * model: tags.pml UP_SCAN_ACQ (updater.pml scan).
 	 */
 	unsigned long v = __atomic_load_n(&r->ctr, __ATOMIC_ACQUIRE);
 
@@ -158,7 +159,8 @@ static inline void urcu__gp_seq_begin(struct urcu__gp_state *st)
 	 * store had already made its removals visible (its fence is in
 	 * start_poll_synchronize_rcu), so the grace period that follows
 	 * covers them.  As a release it also publishes the start time to
-	 * urcu__gp_seq().
+	 * urcu__gp_seq().  model: part of the registry lock's acquisition
+	 * in updater.pml gp_run (the polling API itself is not modelled).
 	 */
 	__atomic_store_n(&st->seq, st->seq + 1, __ATOMIC_SEQ_CST);
 }
@@ -194,7 +196,8 @@ static inline void urcu__gp_run(struct urcu__gp_state *st,
 	next = gp->ctr + ops->epoch_step;
 	/*
 	 * Release: pairs with the acquire load of gp->ctr in the read side
-	 * (case 3 of the derivation above, and gp-observe.h).
+	 * (case 3 of the derivation above, and gp-observe.h).  model:
+	 * tags.pml UP_GP_REL (updater.pml gp_run).
 	 */
 	__atomic_store_n(&gp->ctr, next, __ATOMIC_RELEASE);
 	cds_list_splice(&reg->readers, &waiting);
@@ -272,7 +275,10 @@ static inline void urcu__synchronize(struct urcu__gp_state *st,
 	urcu__gp_run(st, reg, gp, ops, &stall, caller);
 	/* Before the wake-ups: a woken caller sees itself counted. */
 	urcu__gp_stats_end(&st->stats, stall.start_ns, batch);
-	/* Release: pairs with the acquire load in urcu__gp_seq(). */
+	/*
+	 * Release: pairs with the acquire load in urcu__gp_seq().  model:
+	 * tags.pml WT_SEQ_REL (waiters.pml caller).
+	 */
 	__atomic_store_n(&st->seq, st->seq + 1, __ATOMIC_RELEASE);
 	urcu__mutex_unlock(&st->lock);
 	urcu__gp_waiters_wake_batch(batch, &self);
@@ -281,6 +287,7 @@ static inline void urcu__synchronize(struct urcu__gp_state *st,
 /*
  * Current grace-period sequence.  Acquire: a caller that sees a grace
  * period completed also sees everything that grace period waited for.
+ * model: none (the polling API, poll.c, is not modelled).
  */
 static inline unsigned long urcu__gp_seq(struct urcu__gp_state *st)
 {

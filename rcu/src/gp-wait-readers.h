@@ -114,7 +114,8 @@ static inline void urcu__gp_sleep_arm(const struct urcu__gp_sleep *how,
 	 * only narrows the window in which a reader leaving as we arm misses
 	 * us.  Release: pairs with the acquire load of the futex in
 	 * _urcu_common_wake_up_gp_hint(), which then sees the epoch this
-	 * grace period waits for.
+	 * grace period waits for.  model: tags.pml UP_ARM_REL, then
+	 * MB_UP_QSBR_ARM (exact_mb) or MB_UP_ARM (updater.pml arm).
 	 */
 	__atomic_store_n(how->futex, -1, __ATOMIC_RELEASE);
 	if (how->exact_mb)

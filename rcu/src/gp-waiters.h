@@ -64,7 +64,8 @@ static inline bool urcu__gp_waiters_push(struct urcu__gp_waiters *q,
 		/*
 		 * Release: publishes w->next and w->state, and everything the
 		 * caller did before synchronize_rcu(), to the leader's acquire
-		 * in urcu__gp_waiters_detach() (invariant 2).
+		 * in urcu__gp_waiters_detach() (invariant 2).  model:
+		 * tags.pml WT_PUSH_REL (waiters.pml caller).
 		 */
 	} while (!__atomic_compare_exchange_n(&q->head, &old, w, true,
 					      __ATOMIC_RELEASE, __ATOMIC_RELAXED));
@@ -75,7 +76,10 @@ static inline bool urcu__gp_waiters_push(struct urcu__gp_waiters *q,
 static inline struct urcu__gp_waiter *
 urcu__gp_waiters_detach(struct urcu__gp_waiters *q)
 {
-	/* Acquire: pairs with the release CAS in urcu__gp_waiters_push(). */
+	/*
+	 * Acquire: pairs with the release CAS in urcu__gp_waiters_push().
+	 * model: tags.pml WT_DETACH_ACQ (waiters.pml caller).
+	 */
 	return __atomic_exchange_n(&q->head, NULL, __ATOMIC_ACQUIRE);
 }
 
@@ -86,19 +90,26 @@ static inline void urcu__gp_waiter_wait(struct urcu__gp_waiter *w)
 	unsigned int i;
 
 	for (i = 0; i < URCU__GP_WAITER_SPINS; i++) {
-		/* Acquire: pairs with the release exchange in _wake (inv. 3). */
+		/*
+		 * Acquire: pairs with the release exchange in _wake (inv. 3).
+		 * model: tags.pml WT_SPIN_ACQ (waiters.pml caller).
+		 */
 		if (__atomic_load_n(&w->state, __ATOMIC_ACQUIRE) == URCU__GP_DONE)
 			return;
 		caa_cpu_relax();
 	}
 	/*
 	 * Announce that we sleep.  Acquire on failure: the only other value
-	 * is DONE, set by the leader's release exchange.
+	 * is DONE, set by the leader's release exchange.  model: tags.pml
+	 * WT_CAS_ACQ (waiters.pml caller).
 	 */
 	if (!__atomic_compare_exchange_n(&w->state, &expected, URCU__GP_SLEEPING,
 					 false, __ATOMIC_ACQUIRE, __ATOMIC_ACQUIRE))
 		return;
-	/* Acquire: as in the spin loop.  FUTEX_WAIT re-checks the value. */
+	/*
+	 * Acquire: as in the spin loop.  FUTEX_WAIT re-checks the value.
+	 * model: tags.pml WT_SLEEP_ACQ (waiters.pml caller).
+	 */
 	while (__atomic_load_n(&w->state, __ATOMIC_ACQUIRE) != URCU__GP_DONE)
 		(void) futex_noasync(&w->state, FUTEX_WAIT_PRIVATE,
 				     URCU__GP_SLEEPING, NULL, NULL, 0);
@@ -110,7 +121,8 @@ static inline void urcu__gp_waiter_wake(struct urcu__gp_waiter *w)
 	/*
 	 * Release: the grace period happens before the waiter's return
 	 * (invariant 3).  A wake on memory the waiter already left is
-	 * harmless: futex waiters re-check their condition.
+	 * harmless: futex waiters re-check their condition.  model:
+	 * tags.pml WT_WAKE_REL (waiters.pml caller).
 	 */
 	if (__atomic_exchange_n(&w->state, URCU__GP_DONE, __ATOMIC_RELEASE)
 			== URCU__GP_SLEEPING)

@@ -49,7 +49,8 @@ static inline int urcu__membarrier_setup(void)
 
 /*
  * Full barrier on every running thread of the process, the caller
- * included (the kernel brackets the command with smp_mb()).
+ * included (the kernel brackets the command with smp_mb()).  model:
+ * tags.pml UP_MEMBARRIER (updater.pml membarrier_all).
  */
 static inline void urcu__membarrier_all(void)
 {
@@ -70,7 +71,8 @@ static inline bool urcu__membarrier_in_use(const int *has_membarrier)
 
 /*
  * Master barrier of the memb and bp flavors: membarrier when readers rely
- * on it, else a fence paired with the readers' fences.
+ * on it, else a fence paired with the readers' fences.  model: tags.pml
+ * MB_UP_FALLBACK (urcu.pml MASTER_FENCE, memb/bp with NO_MEMBARRIER).
  */
 static inline void urcu__membarrier_master_mb(const int *has_membarrier)
 {

@@ -66,10 +66,17 @@ static inline void urcu__signal_install(int sig,
  */
 static inline void urcu__signal_ack(int32_t *need_mb)
 {
-	/* Orders the interrupted code's accesses before the acknowledgement. */
+	/*
+	 * Orders the interrupted code's accesses before the acknowledgement.
+	 * model: tags.pml MB_SIG_ACK_PRE, then SIG_ACK_REL for the store
+	 * (reader.pml handler).
+	 */
 	cmm_smp_mb();
 	__atomic_store_n(need_mb, 0, __ATOMIC_RELEASE);
-	/* Orders the acknowledgement before the code that resumes after us. */
+	/*
+	 * Orders the acknowledgement before the code that resumes after us.
+	 * model: tags.pml MB_SIG_ACK_POST.
+	 */
 	cmm_smp_mb();
 }
 
@@ -78,7 +85,8 @@ static inline void urcu__signal_ack(int32_t *need_mb)
  * acknowledgement; NULL when none does.  Acquire on both loads: pairs
  * with the release in urcu__signal_ack(), or with the one in
  * urcu__offline_for_wait() of a reader that is parked and need not be
- * waited for.
+ * waited for.  model: tags.pml SIG_NEED_ACQ, SIG_PARK_ACQ (updater.pml
+ * sig_check).
  */
 static inline struct urcu_reader *urcu__signal_pending(
 		struct cds_list_head *readers, struct cds_list_head *from)
@@ -96,7 +104,11 @@ static inline struct urcu_reader *urcu__signal_pending(
 	return NULL;
 }
 
-/* Send @sig to reader @r's thread. */
+/*
+ * Send @sig to reader @r's thread.  pthread_kill() is a system call, a
+ * full barrier on the caller.  model: tags.pml SYS_KILL (updater.pml
+ * signal_mb_readers, sig_send).
+ */
 static inline void urcu__signal_send(const struct urcu_reader *r, int sig)
 {
 	int err = pthread_kill(r->tid, sig);
@@ -111,7 +123,8 @@ static inline void urcu__signal_send(const struct urcu_reader *r, int sig)
  * twice (standard signals coalesce), so a repeat costs the reader nothing
  * unless the first one was lost: runtimes that interpose on delivery can
  * drop one (ThreadSanitizer under load has been seen to, the handler then
- * never running although the thread kept making system calls).
+ * never running although the thread kept making system calls).  model:
+ * tags.pml SIG_RESEND (updater.pml signal_mb_readers, MAXLOST).
  */
 static inline void urcu__signal_resend(struct cds_list_head *readers,
 		struct cds_list_head *from, int sig)
@@ -143,7 +156,10 @@ static inline void urcu__signal_mb_readers(struct cds_list_head *readers,
 	uint64_t poll_ns = URCU__GP_POLL_MIN_NS;
 	unsigned int spins = 0;
 
-	/* Orders our earlier accesses before the readers' fences. */
+	/*
+	 * Orders our earlier accesses before the readers' fences.  model:
+	 * tags.pml MB_SIG_PRE (updater.pml signal_mb_readers).
+	 */
 	cmm_smp_mb();
 	cds_list_for_each_entry(r, readers, node) {
 		/* Relaxed: pthread_kill is a syscall, a full barrier. */
@@ -171,7 +187,10 @@ static inline void urcu__signal_mb_readers(struct cds_list_head *readers,
 		}
 		r = urcu__signal_pending(readers, &r->node);
 	}
-	/* Orders the readers' fences before our later accesses. */
+	/*
+	 * Orders the readers' fences before our later accesses.  model:
+	 * tags.pml MB_SIG_POST (updater.pml signal_mb_readers).
+	 */
 	cmm_smp_mb();
 }
 

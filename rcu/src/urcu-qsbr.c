@@ -17,7 +17,8 @@ URCU_API DEFINE_URCU_TLS(struct urcu_reader, rcu_reader);
 /*
  * Full fence: orders the caller's removals (or the futex arming) before
  * the scan of reader words; paired with the fence in _urcu_qsbr_publish()
- * and _urcu_qsbr_thread_online().
+ * and _urcu_qsbr_thread_online().  model: tags.pml MB_UP_QSBR (as the
+ * master barrier) and MB_UP_QSBR_ARM (as exact_mb; qsbr.pml).
  */
 static void master_mb(struct cds_list_head *readers,
 		struct urcu__stall_watch *stall)
@@ -30,7 +31,10 @@ static void master_mb(struct cds_list_head *readers,
 static bool holds_gp(struct cds_list_head *node, unsigned long gp_ctr)
 {
 	struct urcu_reader *r = cds_list_entry(node, struct urcu_reader, node);
-	/* Acquire: pairs with the release store in _urcu_qsbr_publish(). */
+	/*
+	 * Acquire: pairs with the release store in _urcu_qsbr_publish().
+	 * model: tags.pml QS_HOLDS_ACQ (updater.pml scan, qsbr.pml).
+	 */
 	unsigned long v = __atomic_load_n(&r->ctr, __ATOMIC_ACQUIRE);
 
 	return v && urcu_gp_ctr_before(v, gp_ctr);

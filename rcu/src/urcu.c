@@ -40,7 +40,11 @@ static void master_mb(struct cds_list_head *readers,
 #elif defined(RCU_MB)
 	(void) readers;
 	(void) stall;
-	cmm_smp_mb();			/* pairs with readers' cmm_smp_mb() */
+	/*
+	 * Pairs with readers' cmm_smp_mb().  model: tags.pml MB_UP_MASTER
+	 * (urcu.pml MASTER_FENCE, FLAVOR_MB).
+	 */
+	cmm_smp_mb();
 #else
 	urcu__signal_mb_readers(readers, &urcu__flavor_registry.lock, SIGRCU,
 				stall);

@@ -143,6 +143,7 @@ static inline void _urcu_common_wake_up_gp_hint(struct urcu_gp *gp,
 	 * release store that armed the word, which the updater made after
 	 * advancing the epoch, so the load of the epoch below sees the one
 	 * the updater waits for.  Relaxed there: ordered by this load.
+	 * model: tags.pml RD_HINT_ACQ (reader.pml rd_hint).
 	 */
 	if (__atomic_load_n(&gp->wake, __ATOMIC_ACQUIRE) == -1 &&
 	    (tmp & URCU_GP_CTR_NEST_MASK) == URCU_GP_COUNT &&
@@ -157,7 +158,9 @@ static inline void _urcu_common_wake_up_gp_hint(struct urcu_gp *gp,
  * updater's fence between its epoch store and its scan; otherwise a
  * compiler barrier, which the updater's membarrier(2) or SIGRCU turns
  * into a fence on this CPU when it matters.  Flavors read @fence once per
- * lock or unlock and pass it down.
+ * lock or unlock and pass it down.  model: tags.pml MB_RD_UNLOCK
+ * (reader.pml rd_unlock_use, rd_nested_fenced; urcu.pml: without fences
+ * the compiler barrier is no model step, see tags.pml).
  */
 static inline void _urcu_common_slave_mb(int fence)
 {
@@ -192,7 +195,8 @@ static inline void _urcu_common_read_lock_fenced(struct urcu_reader *r,
 		/*
 		 * Acquire: pairs with the release store that advanced the
 		 * epoch, as in _urcu_common_read_lock().  Release on our word,
-		 * as every store to it.
+		 * as every store to it.  model: tags.pml RD_LOCKF_ACQ,
+		 * RD_LOCKF_REL (reader.pml rd_lock, RD_FENCE).
 		 */
 		__atomic_store_n(&r->ctr,
 				 __atomic_load_n(&gp->ctr, __ATOMIC_ACQUIRE),
@@ -201,12 +205,16 @@ static inline void _urcu_common_read_lock_fenced(struct urcu_reader *r,
 		 * Store-load: our word before the section's loads, paired
 		 * with the updater's fence between epoch store and scan:
 		 * either the scan sees this section, or the section's loads
-		 * see the removals.
+		 * see the removals.  model: tags.pml MB_RD_LOCKF.
 		 */
 		cmm_smp_mb();
 		return;
 	}
-	/* Nested: keep the outermost epoch, count one more level. */
+	/*
+	 * Nested: keep the outermost epoch, count one more level.  Release
+	 * as above (model: tags.pml RD_NESTF_REL, reader.pml
+	 * rd_nested_fenced).
+	 */
 	_urcu_common_check_nesting(tmp);
 	__atomic_store_n(&r->ctr, tmp + URCU_GP_COUNT, __ATOMIC_RELEASE);
 }
@@ -235,7 +243,10 @@ static inline void _urcu_common_read_lock(struct urcu_reader *r,
 	_urcu_misuse_check(r->registered,
 		"rcu_read_lock() called by a thread that is not registered; "
 		"call rcu_register_thread() first");
-	/* Keep earlier code from moving into the section (compiler only). */
+	/*
+	 * Keep earlier code from moving into the section (compiler only;
+	 * model: none needed, tags.pml "Compiler barriers").
+	 */
 	cmm_barrier();
 	tmp = r->ctr;
 	if (fence) {
@@ -246,15 +257,21 @@ static inline void _urcu_common_read_lock(struct urcu_reader *r,
 	 * One more level of nesting under the epoch the word holds.  Release,
 	 * as every store to the word: paired with the updater's acquire load
 	 * of it, so a word seen at a new epoch orders all our earlier
-	 * sections before the end of the grace period.
+	 * sections before the end of the grace period.  model: tags.pml
+	 * RD_CLAIM_REL (reader.pml rd_lock, rd_lock_nested).
 	 */
 	__atomic_store_n(&r->ctr, tmp + URCU_GP_COUNT, __ATOMIC_RELEASE);
-	/* The load below stays after that store (compiler only). */
+	/*
+	 * The load below stays after that store (compiler only; a barrier
+	 * the updater forces on us lands between them).  model: tags.pml
+	 * CB_RD_CLAIM.
+	 */
 	cmm_barrier();
 	/*
 	 * Acquire: pairs with the release store that advanced the epoch in
 	 * synchronize_rcu, so that once we see a new epoch we also see every
-	 * removal done before that grace period began.
+	 * removal done before that grace period began.  model: tags.pml
+	 * RD_GP_ACQ (reader.pml rd_lock).
 	 */
 	now = __atomic_load_n(&gp->ctr, __ATOMIC_ACQUIRE);
 	/*
@@ -267,15 +284,21 @@ static inline void _urcu_common_read_lock(struct urcu_reader *r,
 		 * updater's membarrier(2) or SIGRCU makes it a fence where
 		 * that matters.  Store-load, paired with the updater's barrier
 		 * between its removal and its scan: either the scan sees us
-		 * inside, or our loads see the removal.
+		 * inside, or our loads see the removal.  model: none needed
+		 * (the acquire above orders the same accesses; tags.pml
+		 * "Compiler barriers").
 		 */
 		cmm_barrier();
 	} else if (!(tmp & URCU_GP_CTR_NEST_MASK)) {
-		/* First section of an epoch.  Release: as above. */
+		/*
+		 * First section of an epoch.  Release: as above.  model:
+		 * tags.pml RD_FIRST_REL (reader.pml rd_lock).
+		 */
 		__atomic_store_n(&r->ctr, now, __ATOMIC_RELEASE);
 		/*
 		 * Store-load, whatever the flavor: paired as above, or with
 		 * the fence the updater runs before it looks at idle readers.
+		 * model: tags.pml MB_RD_FIRST (reader.pml rd_lock).
 		 */
 		cmm_smp_mb();
 	} else {
@@ -316,11 +339,15 @@ static inline void _urcu_common_read_unlock(struct urcu_reader *r,
 	 * non-C11 accesses (a nested unlock pays it too).  Release: every
 	 * access of the section happens before the updater's acquire load
 	 * that sees this store, so memory freed after the grace period is no
-	 * longer in use.
+	 * longer in use.  model: tags.pml MB_RD_UNLOCK, RD_EXIT_REL
+	 * (reader.pml rd_exit_store, rd_unlock_use).
 	 */
 	_urcu_common_slave_mb(fence);
 	__atomic_store_n(&r->ctr, tmp - URCU_GP_COUNT, __ATOMIC_RELEASE);
-	/* Keep the section's end from moving past following code. */
+	/*
+	 * Keep the section's end from moving past following code (model:
+	 * none needed, tags.pml "Compiler barriers").
+	 */
 	cmm_barrier();
 	if (caa_unlikely(armed))
 		_urcu_common_wake_up_gp_hint(gp, tmp);

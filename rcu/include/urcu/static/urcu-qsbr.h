@@ -80,13 +80,15 @@ static inline void _urcu_qsbr_publish(struct urcu_reader *r, unsigned long v)
 	/*
 	 * Release: every access made before this quiescent state (or before
 	 * going offline) happens before the updater's acquire load that sees
-	 * the new word in its scan of the readers.
+	 * the new word in its scan of the readers.  model: tags.pml
+	 * QS_PUB_REL (qsbr.pml q_offline, qreader).
 	 */
 	__atomic_store_n(&r->ctr, v, __ATOMIC_RELEASE);
 	/*
 	 * Store-load: orders the store above before the futex load in the
 	 * wake-up and before our next loads of shared data; paired with the
 	 * updater's cmm_smp_mb() after arming the futex / before its scan.
+	 * model: tags.pml MB_QS_PUB (qsbr.pml q_publish_end).
 	 */
 	cmm_smp_mb();
 	_urcu_common_wake_up_gp(&urcu_qsbr_gp.futex);
@@ -98,7 +100,8 @@ static inline void _urcu_qsbr_quiescent_state(void)
 	/*
 	 * Acquire: pairs with the updater's release store of the new epoch,
 	 * so once we announce that epoch our later loads see every removal
-	 * made before the grace period began.
+	 * made before the grace period began.  model: tags.pml QS_GP_ACQ
+	 * (qsbr.pml qreader).
 	 */
 	unsigned long gp_ctr = __atomic_load_n(&urcu_qsbr_gp.ctr, __ATOMIC_ACQUIRE);
 
@@ -119,7 +122,10 @@ static inline void _urcu_qsbr_thread_offline(void)
 		"within a read-side critical section: an offline thread holds "
 		"no RCU-protected reference");
 	_urcu_qsbr_publish(&URCU_TLS(urcu_qsbr_reader), 0);
-	/* Keep the compiler from sinking accesses below the offline point. */
+	/*
+	 * Keep the compiler from sinking accesses below the offline point
+	 * (model: none needed, tags.pml "Compiler barriers").
+	 */
 	cmm_barrier();
 }
 
@@ -127,13 +133,17 @@ static inline void _urcu_qsbr_thread_online(void)
 {
 	struct urcu_reader *r = &URCU_TLS(urcu_qsbr_reader);
 
-	/* Keep the compiler from hoisting accesses above the online point. */
+	/*
+	 * Keep the compiler from hoisting accesses above the online point
+	 * (model: none needed, tags.pml "Compiler barriers").
+	 */
 	cmm_barrier();
 	/*
 	 * Acquire on the epoch: as in _urcu_qsbr_quiescent_state().  Relaxed
 	 * store: the fence after it provides the store-load ordering that
 	 * pairs with the updater's scan (either it sees us online, or our
-	 * loads see its removals).
+	 * loads see its removals).  model: tags.pml QS_ONLINE_ACQ,
+	 * MB_QS_ONLINE (qsbr.pml q_online).
 	 */
 	__atomic_store_n(&r->ctr,
 		__atomic_load_n(&urcu_qsbr_gp.ctr, __ATOMIC_ACQUIRE),
