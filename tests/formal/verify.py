@@ -34,7 +34,8 @@ import sys
 import threading
 import time
 
-import tagcheck
+sys.dont_write_bytecode = True	# no __pycache__ in the source tree
+import tagcheck  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
