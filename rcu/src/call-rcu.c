@@ -168,19 +168,28 @@ static DEFINE_URCU_TLS(int, in_worker);
 
 static unsigned long load_flags(struct call_rcu_data *crdp)
 {
-	/* Acquire: pairs with the release updates in set/clear_flags(). */
+	/*
+	 * Acquire: pairs with the release updates in set/clear_flags().  model:
+	 * none (call_rcu worker flags, outside the grace-period model).
+	 */
 	return __atomic_load_n(&crdp->flags, __ATOMIC_ACQUIRE);
 }
 
 static void set_flags(struct call_rcu_data *crdp, unsigned long bits)
 {
-	/* Release: what we did before is visible to whoever sees the bits. */
+	/*
+	 * Release: what we did before is visible to whoever sees the bits.
+	 * model: none (call_rcu worker flags, outside the grace-period model).
+	 */
 	__atomic_fetch_or(&crdp->flags, bits, __ATOMIC_RELEASE);
 }
 
 static void clear_flags(struct call_rcu_data *crdp, unsigned long bits)
 {
-	/* Release: as in set_flags(). */
+	/*
+	 * Release: as in set_flags().  model: none (call_rcu worker flags,
+	 * outside the grace-period model).
+	 */
 	__atomic_fetch_and(&crdp->flags, ~bits, __ATOMIC_RELEASE);
 }
 
@@ -190,6 +199,7 @@ static void clear_flags(struct call_rcu_data *crdp, unsigned long bits)
  * paired with the fences in worker_idle() and worker_gather() between
  * their futex store and their checks.  Either the worker sees our
  * change, or we see it asleep.
+ * model: none (call_rcu worker wake-up, outside the grace-period model).
  */
 static int32_t worker_state(struct call_rcu_data *crdp)
 {
@@ -198,6 +208,8 @@ static int32_t worker_state(struct call_rcu_data *crdp)
 	 * Acquire: pairs with the release in worker_gather(), so that with
 	 * GATHERING we see its gather_kick_at.  Ordered by the fence above
 	 * otherwise.
+	 * model: none (call_rcu worker wake-up, outside the grace-period
+	 * model).
 	 */
 	return __atomic_load_n(&crdp->futex, __ATOMIC_ACQUIRE);
 }
@@ -254,7 +266,10 @@ static void worker_idle(struct call_rcu_data *crdp)
 	urcu__alloc_thread_idle();
 	/* Relaxed: ordered by the fence below. */
 	__atomic_store_n(&crdp->futex, URCU__WORKER_IDLE, __ATOMIC_RELAXED);
-	/* Store-load; paired with the fence in worker_state(). */
+	/*
+	 * Store-load; paired with the fence in worker_state().  model: none
+	 * (call_rcu worker wake-up, outside the grace-period model).
+	 */
 	cmm_smp_mb();
 	if (cds_wfcq_empty(&crdp->cbs_head, &crdp->cbs_tail)
 	    && !(load_flags(crdp) & (URCU_CALL_RCU_STOP | URCU_CALL_RCU_PAUSE)))
@@ -400,6 +415,8 @@ static void worker_gather(struct call_rcu_data *crdp, uint64_t until,
 	/*
 	 * Release: pairs with the acquire in worker_state(), for
 	 * gather_kick_at; ordered against the checks by the fence below.
+	 * model: none (call_rcu worker wake-up, outside the grace-period
+	 * model).
 	 */
 	__atomic_store_n(&crdp->futex, URCU__WORKER_GATHERING,
 			 __ATOMIC_RELEASE);
@@ -410,6 +427,8 @@ static void worker_gather(struct call_rcu_data *crdp, uint64_t until,
 		 * and wakes us.  After a wake-up, it also orders our checks
 		 * after the waker's BUSY that we loaded below, and so after
 		 * the changes that precede the waker's fence.
+		 * model: none (call_rcu worker wake-up, outside the
+		 * grace-period model).
 		 */
 		cmm_smp_mb();
 		if (gather_must_end(crdp, barrier_seen))
@@ -423,6 +442,8 @@ static void worker_gather(struct call_rcu_data *crdp, uint64_t until,
 		 * next checks after it.  BUSY: a waker wants us to check
 		 * again; we gather on unless told otherwise.  Release store:
 		 * as the first one.
+		 * model: none (call_rcu worker wake-up, outside the
+		 * grace-period model).
 		 */
 		if (__atomic_load_n(&crdp->futex, __ATOMIC_RELAXED)
 		    != URCU__WORKER_GATHERING)
@@ -447,6 +468,7 @@ static bool run_queue(struct call_rcu_data *crdp, unsigned long *barrier_seen)
 	 * Acquire, before the detach: pairs with the release in
 	 * queue_round(), so a record whose round we see is detached now,
 	 * and any later one changes barrier_seq again.
+	 * model: none (rcu_barrier() rounds, outside the grace-period model).
 	 */
 	*barrier_seen = __atomic_load_n(&crdp->barrier_seq, __ATOMIC_ACQUIRE);
 	__cds_wfcq_init(&head, &tail);
@@ -603,7 +625,11 @@ static struct call_rcu_data *default_locked(void)
 
 	if (!crdp) {
 		crdp = create_locked(0, -1);
-		/* Release: publishes the initialised worker. */
+		/*
+		 * Release: publishes the initialised worker.  model: none
+		 * (call_rcu worker publication, outside the grace-period
+		 * model).
+		 */
 		__atomic_store_n(&default_crdp, crdp, __ATOMIC_RELEASE);
 	}
 	return crdp;
@@ -611,7 +637,10 @@ static struct call_rcu_data *default_locked(void)
 
 URCU_API struct call_rcu_data *get_default_call_rcu_data(void)
 {
-	/* Acquire: pairs with the release store in default_locked(). */
+	/*
+	 * Acquire: pairs with the release store in default_locked().  model:
+	 * none (call_rcu worker publication, outside the grace-period model).
+	 */
 	struct call_rcu_data *crdp = __atomic_load_n(&default_crdp,
 						     __ATOMIC_ACQUIRE);
 
@@ -625,7 +654,10 @@ URCU_API struct call_rcu_data *get_default_call_rcu_data(void)
 
 URCU_API struct call_rcu_data *get_cpu_call_rcu_data(int cpu)
 {
-	/* Consume: pairs with the release publication in set_cpu_...(). */
+	/*
+	 * Consume: pairs with the release publication in set_cpu_...().  model:
+	 * none (call_rcu worker publication, outside the grace-period model).
+	 */
 	struct call_rcu_data **array = rcu_dereference(per_cpu_crdp);
 
 	if (!array || cpu < 0 || cpu >= nr_cpus)
@@ -820,6 +852,7 @@ static void free_crdp(struct call_rcu_data *crdp)
  * The caller must have made sure no thread can still pick @crdp (unset it
  * with set_thread_call_rcu_data() / set_cpu_call_rcu_data() and waited
  * for a grace period); callbacks queued until then all run.
+ * model: none (call_rcu worker publication, outside the grace-period model).
  */
 URCU_API void call_rcu_data_free(struct call_rcu_data *crdp)
 {
@@ -867,7 +900,11 @@ static int per_cpu_array_locked(void)
 	if (!array)
 		return -ENOMEM;
 	nr_cpus = n;
-	/* Release: pairs with rcu_dereference() in get_cpu_call_rcu_data(). */
+	/*
+	 * Release: pairs with rcu_dereference() in get_cpu_call_rcu_data().
+	 * model: none (call_rcu worker publication, outside the grace-period
+	 * model).
+	 */
 	rcu_set_pointer(&per_cpu_crdp, array);
 	return 0;
 }
@@ -882,6 +919,11 @@ URCU_API int set_cpu_call_rcu_data(int cpu, struct call_rcu_data *crdp)
 		ret = -EINVAL;
 	if (ret == 0 && crdp && per_cpu_crdp[cpu])
 		ret = -EEXIST;
+	/*
+	 * Release: publishes the worker; pairs with rcu_dereference() in
+	 * get_cpu_call_rcu_data().  model: none (call_rcu worker
+	 * publication, outside the grace-period model).
+	 */
 	if (ret == 0)
 		rcu_set_pointer(&per_cpu_crdp[cpu], crdp);
 	urcu__mutex_unlock(&call_rcu_mutex);
@@ -960,9 +1002,13 @@ static void barrier_callback(struct rcu_head *head)
 	/*
 	 * Acq_rel: the callbacks this worker ran before happen before the
 	 * decrement; the last decrement sees all earlier ones.
+	 * model: none (rcu_barrier() rounds, outside the grace-period model).
 	 */
 	if (__atomic_sub_fetch(&round->pending, 1, __ATOMIC_ACQ_REL) == 0) {
-		/* Release: pairs with the acquire in wait_round(). */
+		/*
+		 * Release: pairs with the acquire in wait_round().  model: none
+		 * (rcu_barrier() rounds, outside the grace-period model).
+		 */
 		__atomic_store_n(&round->done, 1, __ATOMIC_RELEASE);
 		/* @round may be gone once done is seen: harmless wake. */
 		(void) futex_noasync(&round->done, FUTEX_WAKE_PRIVATE, 1,
@@ -972,7 +1018,10 @@ static void barrier_callback(struct rcu_head *head)
 
 static void wait_round(struct barrier_round *round)
 {
-	/* Acquire: pairs with the release in barrier_callback(). */
+	/*
+	 * Acquire: pairs with the release in barrier_callback().  model: none
+	 * (rcu_barrier() rounds, outside the grace-period model).
+	 */
 	while (!__atomic_load_n(&round->done, __ATOMIC_ACQUIRE))
 		(void) futex_noasync(&round->done, FUTEX_WAIT_PRIVATE, 0,
 				     NULL, NULL, 0);
@@ -1016,6 +1065,8 @@ static long queue_round(struct barrier_record *recs,
 		 * record is queued.  Release, after the append: pairs with
 		 * the acquire in run_queue(), so a worker that sees @seq
 		 * before a detach detaches the record too.
+		 * model: none (rcu_barrier() rounds, outside the grace-period
+		 * model).
 		 */
 		__atomic_store_n(&targets[i]->barrier_seq, seq,
 				 __ATOMIC_RELEASE);
@@ -1224,7 +1275,10 @@ static void call_rcu_exit(void)
 	cds_list_splice(&call_rcu_data_list, &workers);
 	CDS_INIT_LIST_HEAD(&call_rcu_data_list);
 	array = per_cpu_crdp;
-	/* Release/relaxed: later callers start from scratch. */
+	/*
+	 * Release/relaxed: later callers start from scratch.  model: none
+	 * (call_rcu worker publication, outside the grace-period model).
+	 */
 	__atomic_store_n(&default_crdp, NULL, __ATOMIC_RELEASE);
 	__atomic_store_n(&per_cpu_crdp, NULL, __ATOMIC_RELAXED);
 	urcu__mutex_unlock(&call_rcu_mutex);

@@ -68,7 +68,10 @@ static void drain_locked(struct defer_queue **queues, unsigned long *snap,
 	size_t i;
 
 	for (i = 0; i < n; i++) {
-		/* Acquire: pairs with the owner's release of head. */
+		/*
+		 * Acquire: pairs with the owner's release of head.  model: none
+		 * (defer_rcu ring hand-off, outside the grace-period model).
+		 */
 		snap[i] = __atomic_load_n(&queues[i]->head, __ATOMIC_ACQUIRE);
 		work |= snap[i] != queues[i]->tail;
 	}
@@ -87,7 +90,10 @@ static void drain_locked(struct defer_queue **queues, unsigned long *snap,
 
 			e->fct(e->p);
 		}
-		/* Release: pairs with the owner's acquire of tail. */
+		/*
+		 * Release: pairs with the owner's acquire of tail.  model: none
+		 * (defer_rcu ring hand-off, outside the grace-period model).
+		 */
 		__atomic_store_n(&dq->tail, snap[i], __ATOMIC_RELEASE);
 	}
 	urcu_lockdep_release(&urcu__lockdep_defer, NULL);
@@ -139,7 +145,10 @@ static bool queues_empty_locked(void)
 	struct defer_queue *dq;
 
 	cds_list_for_each_entry(dq, &defer_queues, list) {
-		/* Acquire: pairs with the owner's release of head. */
+		/*
+		 * Acquire: pairs with the owner's release of head.  model: none
+		 * (defer_rcu ring hand-off, outside the grace-period model).
+		 */
 		if (__atomic_load_n(&dq->head, __ATOMIC_ACQUIRE) != dq->tail)
 			return false;
 	}
@@ -152,6 +161,7 @@ static void wake_defer_thread(void)
 	 * Orders the owner's head store (or the stop request) before the
 	 * futex load; paired with the fence in the defer thread between its
 	 * futex store and its emptiness check.
+	 * model: none (defer thread wake-up, outside the grace-period model).
 	 */
 	cmm_smp_mb();
 	/* Relaxed: ordered by the fence above. */
@@ -172,7 +182,11 @@ static void *defer_thread(void *arg)
 		urcu__mutex_unlock(&defer_mutex);
 		/* Relaxed: ordered by the fence below. */
 		__atomic_store_n(&defer_futex, -1, __ATOMIC_RELAXED);
-		/* Store-load; paired with the fence in wake_defer_thread(). */
+		/*
+		 * Store-load; paired with the fence in wake_defer_thread().
+		 * model: none (defer thread wake-up, outside the grace-period
+		 * model).
+		 */
 		cmm_smp_mb();
 		urcu__mutex_lock(&defer_mutex);
 		empty = queues_empty_locked();
@@ -204,7 +218,11 @@ URCU_API void defer_rcu(void (*fct)(void *p), void *p)
 	urcu__check_outside_section(&URCU_TLS(rcu_reader),
 		"defer_rcu() called", "it may wait for a grace period");
 	head = dq->head;
-	/* Acquire: pairs with the drainer's release of tail (slot reuse). */
+	/*
+	 * Acquire: pairs with the drainer's release of tail (slot reuse).
+	 * model: none (defer_rcu ring hand-off, outside the grace-period
+	 * model).
+	 */
 	if (caa_unlikely(head - __atomic_load_n(&dq->tail, __ATOMIC_ACQUIRE)
 			 >= URCU__DEFER_SLOTS)) {
 		bool was_online = defer_lock();
@@ -214,7 +232,10 @@ URCU_API void defer_rcu(void (*fct)(void *p), void *p)
 	}
 	dq->slots[head & (URCU__DEFER_SLOTS - 1)].fct = fct;
 	dq->slots[head & (URCU__DEFER_SLOTS - 1)].p = p;
-	/* Release: publishes the slot to the drainer's acquire of head. */
+	/*
+	 * Release: publishes the slot to the drainer's acquire of head.  model:
+	 * none (defer_rcu ring hand-off, outside the grace-period model).
+	 */
 	__atomic_store_n(&dq->head, head + 1, __ATOMIC_RELEASE);
 	/* A fence and a load: the thread only sleeps when all rings are empty. */
 	wake_defer_thread();

@@ -159,8 +159,9 @@ static inline void urcu__gp_seq_begin(struct urcu__gp_state *st)
 	 * store had already made its removals visible (its fence is in
 	 * start_poll_synchronize_rcu), so the grace period that follows
 	 * covers them.  As a release it also publishes the start time to
-	 * urcu__gp_seq().  model: part of the registry lock's acquisition
-	 * in updater.pml gp_run (the polling API itself is not modelled).
+	 * urcu__gp_seq().  model: none (part of the registry lock's
+	 * acquisition in updater.pml gp_run; the polling API itself is not
+	 * modelled).
 	 */
 	__atomic_store_n(&st->seq, st->seq + 1, __ATOMIC_SEQ_CST);
 }

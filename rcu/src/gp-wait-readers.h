@@ -143,6 +143,10 @@ static inline void urcu__gp_sleep_on_futex(const struct urcu__gp_sleep *how,
 				     urcu__stall_sleep_timeout(stall, &timeout),
 				     NULL, 0);
 	} else {
+		/*
+		 * A sleep with a timeout: readers' wakes are hints they may
+		 * miss.  model: tags.pml HINT_TIMEOUT (updater.pml futex_sleep).
+		 */
 		urcu__gp_poll_sleep(poll_ns, stall, how->futex);
 	}
 	/* Relaxed: a reader's wake only tells us to re-scan. */

@@ -56,6 +56,7 @@ URCU_API struct urcu_gp_poll_state start_poll_synchronize_rcu(void)
 	 * sequence load; paired with the seq_cst store that starts a grace
 	 * period (urcu__synchronize): if we read the old value, that grace
 	 * period and its barriers come after our removals.
+	 * model: none (the polling API is not modelled).
 	 */
 	cmm_smp_mb();
 	seq = urcu__flavor_gp_seq();

@@ -1,7 +1,12 @@
 #!/usr/bin/env python3
 """Model-check the grace-period engine with Spin: the `scons verify` target.
 
-Runs every model of tests/formal (RUNS below) through spin -a, gcc and pan,
+First checks that the code and tags.pml name each other (tagcheck.py:
+every barrier and ordered atomic of rcu/src and the read-side headers
+carries "model: tags.pml TAG" or "model: none (reason)", every named tag
+exists, every tag is named by the code); --tags-only stops there.
+
+Then runs every model of tests/formal (RUNS below) through spin -a, gcc and pan,
 then every mutant of tags.pml: a model with one barrier (or, for the
 "MUTANT:" lines, several) removed or weakened must make Spin find an error,
 unless tags.pml says it SURVIVES and why the code keeps it: such a mutant
@@ -13,7 +18,7 @@ per model and per mutant; keeps every run's pan output, and the trail of
 every error found, under the output directory (a trail replays with
 `./pan -r` in its directory).
 
-Exits non-zero when a model finds an error, a mutant is not killed, a
+Exits non-zero when the tag check fails, a model finds an error, a mutant is not killed, a
 checked survivor is killed, a tag changes no model, or a search is
 incomplete.
 """
@@ -28,6 +33,9 @@ import subprocess
 import sys
 import threading
 import time
+
+sys.dont_write_bytecode = True	# no __pycache__ in the source tree
+import tagcheck  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -245,7 +253,26 @@ def main():
                     'generating it (for working on one barrier)')
     ap.add_argument('--no-mutants', action='store_true',
                     help='skip the mutation check')
+    ap.add_argument('--tags-only', action='store_true',
+                    help='only check that the code and tags.pml name each '
+                    'other (no Spin run)')
     opts = ap.parse_args()
+
+    # The tie between code and model first: fast, and a model run proves
+    # little about code whose barriers no longer match it.
+    problems, stats = tagcheck.check(os.path.dirname(os.path.dirname(HERE)),
+                                     os.path.join(HERE, 'tags.pml'))
+    print('Tag check: %(sites)d barriers and ordered atomics in %(files)d '
+          'files, %(tagged)d with a tags.pml tag, %(none)d "model: none"; '
+          '%(tags)d tags' % stats)
+    if problems:
+        print('\n'.join(problems))
+        print('FAILED: tag check (%d problems; rules in '
+              'tests/formal/tagcheck.py)' % len(problems))
+        return 1
+    print('tag check ok\n')
+    if opts.tags_only:
+        return 0
 
     for tool, pkg in (('spin', 'spin'), ('gcc', 'gcc')):
         if not shutil.which(tool):

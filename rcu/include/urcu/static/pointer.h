@@ -36,6 +36,8 @@
  * _rcu_cmpxchg_pointer()) in the updater.  GCC and Clang implement
  * consume as acquire: free on x86 (TSO), and it lets ThreadSanitizer see
  * the publication, which a relaxed load would hide from it.
+ * model: none (pointer publication, release/consume, outside the grace-period
+ * model).
  */
 #define _rcu_dereference(p)	__atomic_load_n(&(p), __ATOMIC_CONSUME)
 
@@ -56,7 +58,11 @@
 			__atomic_store_n((pp), _urcu_set_v,		\
 					 __ATOMIC_RELAXED);		\
 		else							\
-			/* Publishes *v; pairs with _rcu_dereference(). */ \
+			/*						\
+			 * Publishes *v; pairs with _rcu_dereference().	\
+			 * model: none (pointer publication, outside	\
+			 * the grace-period model).			\
+			 */						\
 			__atomic_store_n((pp), _urcu_set_v,		\
 					 __ATOMIC_RELEASE);		\
 	}))
@@ -72,6 +78,8 @@
  * later accesses (e.g. the grace-period wait) after the exchange.  v is
  * converted implicitly, so a pointer of another type is diagnosed (the
  * uatomic operations cast).
+ * model: none (pointer publication by a full-barrier exchange, outside the
+ * grace-period model).
  */
 #define _rcu_xchg_pointer(pp, v)					\
 	__extension__ ({						\
@@ -86,6 +94,8 @@
  * (which must not be freed).  Full barrier whether or not it succeeds
  * (CMM_SEQ_CST_FENCE for both outcomes); pairs with _rcu_dereference().
  * old and new are converted implicitly, as in _rcu_xchg_pointer().
+ * model: none (pointer publication by a full-barrier exchange, outside the
+ * grace-period model).
  */
 #define _rcu_cmpxchg_pointer(pp, old, _new)				\
 	__extension__ ({						\

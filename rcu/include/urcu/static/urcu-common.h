@@ -245,7 +245,7 @@ static inline void _urcu_common_read_lock(struct urcu_reader *r,
 		"call rcu_register_thread() first");
 	/*
 	 * Keep earlier code from moving into the section (compiler only;
-	 * model: none needed, tags.pml "Compiler barriers").
+	 * model: none (tags.pml "Compiler barriers")).
 	 */
 	cmm_barrier();
 	tmp = r->ctr;
@@ -284,9 +284,9 @@ static inline void _urcu_common_read_lock(struct urcu_reader *r,
 		 * updater's membarrier(2) or SIGRCU makes it a fence where
 		 * that matters.  Store-load, paired with the updater's barrier
 		 * between its removal and its scan: either the scan sees us
-		 * inside, or our loads see the removal.  model: none needed
-		 * (the acquire above orders the same accesses; tags.pml
-		 * "Compiler barriers").
+		 * inside, or our loads see the removal.  model: none (the
+		 * acquire above orders the same accesses; tags.pml "Compiler
+		 * barriers").
 		 */
 		cmm_barrier();
 	} else if (!(tmp & URCU_GP_CTR_NEST_MASK)) {
@@ -346,7 +346,7 @@ static inline void _urcu_common_read_unlock(struct urcu_reader *r,
 	__atomic_store_n(&r->ctr, tmp - URCU_GP_COUNT, __ATOMIC_RELEASE);
 	/*
 	 * Keep the section's end from moving past following code (model:
-	 * none needed, tags.pml "Compiler barriers").
+	 * none (tags.pml "Compiler barriers")).
 	 */
 	cmm_barrier();
 	if (caa_unlikely(armed))

@@ -124,7 +124,7 @@ static inline void _urcu_qsbr_thread_offline(void)
 	_urcu_qsbr_publish(&URCU_TLS(urcu_qsbr_reader), 0);
 	/*
 	 * Keep the compiler from sinking accesses below the offline point
-	 * (model: none needed, tags.pml "Compiler barriers").
+	 * (model: none (tags.pml "Compiler barriers")).
 	 */
 	cmm_barrier();
 }
@@ -135,7 +135,7 @@ static inline void _urcu_qsbr_thread_online(void)
 
 	/*
 	 * Keep the compiler from hoisting accesses above the online point
-	 * (model: none needed, tags.pml "Compiler barriers").
+	 * (model: none (tags.pml "Compiler barriers")).
 	 */
 	cmm_barrier();
 	/*
