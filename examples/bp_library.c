@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * bp_library: RCU inside a library whose callers know nothing about it.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * Flavor descriptions for examples/demo.c (examples/demo_flavors.c).
  *

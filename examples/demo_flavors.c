@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * The five flavors of examples/demo.c (see demo.h).  The flavor headers
  * are included by their own names, without <urcu.h>'s generic ones, so

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * list_delete: removing entries from a linked list that readers walk.
  *

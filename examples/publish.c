@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * publish: replacing a shared configuration while readers keep using it.
  *

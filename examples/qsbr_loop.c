@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * qsbr_loop: worker threads that use the QSBR flavor.
  *

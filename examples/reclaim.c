@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * reclaim: four ways for an updater to free what it replaced, and what
  * each one costs the updater.

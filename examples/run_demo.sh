@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: LGPL-2.1-or-later
 # run_demo.sh RCUTORTURE DEMO FLAVORS: what `scons demo` runs (SConstruct),
 # about 10 s in all.  FLAVORS: the flavor names, space-separated, in the
 # order the demo runs them.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * two_flavors: two RCU flavors in one program, each with its own
  * lock-free hash table (cds_lfht).

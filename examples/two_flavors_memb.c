@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * two_flavors, memb part: every thread started here follows the memb
  * rules, and uses only the table it was given, whose flavor is memb.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * Check suite "call_rcu": deferred reclamation of the five flavors, one
  * test case per concern, each in its own file of tests/callrcu/:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * Check suite "rcu_flavors": grace-period semantics of the five RCU flavors
  * (memb, mb, signal, qsbr, bp), exercised through the public flavor tables

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: LGPL-2.1-or-later
 """check_layers.py TOP: check that every #include of the libraries points
 down the layering (README.md, "Layout"), and print the include graph
 between folders.

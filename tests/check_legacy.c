@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * Check suite "legacy": the interfaces kept for programs written against
  * older liburcu releases.

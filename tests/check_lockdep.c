@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * Check suite "lockdep": the lock validator (docs/lockdep.md).
  *

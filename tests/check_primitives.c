@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * check_primitives.c - Check suite "primitives": unit tests for the
  * low-level public headers (compiler.h, arch.h, system.h, uatomic.h,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * Check suite "rculfhash": the resizable RCU lock-free hash table
  * (<urcu/rculfhash.h>, liburcu-cds), through liburcu's public API only.

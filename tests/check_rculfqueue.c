@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * Check suite "rculfqueue": the RCU lock-free queue (<urcu/rculfqueue.h>).
  *

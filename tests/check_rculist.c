@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * Check suite "rculist": the RCU list headers <urcu/rculist.h>,
  * <urcu/hlist.h> and <urcu/rcuhlist.h>.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * Check suite "rcutrie": the RCU ordered trie (<urcu/rcutrie.h>,
  * liburcu-cds), through its public API only.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * Check suite "rcu_stats": the statistics API (urcu/stats.h) and stall
  * warnings of every flavor (docs/stats-and-stalls.md).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * Check suite "torture": short runs of the torture programs
  * (tests/torture/rcutorture.c, tests/torture/ds_torture.c; docs/torture.md).

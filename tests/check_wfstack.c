@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * Check suite "wfstack": the wait-free stack (<urcu/wfstack.h>).
  *

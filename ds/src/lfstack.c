@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * lfstack.c - out-of-line lock-free stack (liburcu-cds).
  *

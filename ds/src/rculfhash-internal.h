@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * rculfhash-internal.h: the hash table's layout, shared by its files.
  *

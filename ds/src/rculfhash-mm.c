@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * rculfhash-mm.c: where a hash table's bucket nodes live.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * rculfhash-resize.c: creating, destroying, growing and shrinking a hash
  * table, and the node accounting that drives automatic resizes.

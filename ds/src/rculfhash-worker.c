@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * rculfhash-worker.c: the thread that runs automatic resizes.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * rculfhash.c: lookups, traversals and updates of the hash table's list.
  *

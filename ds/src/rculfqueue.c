@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * rculfqueue.c - out-of-line RCU lock-free queue (liburcu-cds).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * rculfstack.c - out-of-line deprecated RCU lock-free stack (liburcu-cds).
  *

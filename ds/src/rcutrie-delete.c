@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * rcutrie-delete.c: cds_trie_del(), and the cleanup it runs next.
  *

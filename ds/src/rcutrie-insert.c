@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * rcutrie-insert.c: cds_trie_add(), _add_unique(), _add_replace() and
  * cds_trie_replace().

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * rcutrie-internal.h: the trie's node layouts and the accessors shared by
  * its files.

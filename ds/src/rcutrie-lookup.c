@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * rcutrie-lookup.c: exact and longest-prefix lookups.
  *

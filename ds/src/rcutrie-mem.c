@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * rcutrie-mem.c: creating and destroying a trie, the memory of its inner
  * nodes, and freeing replaced nodes after a grace period.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * rcutrie-node.c: the five inner-node layouts (rcutrie-internal.h) seen
  * by writers: the in-place insertion and removal of a child, reading a

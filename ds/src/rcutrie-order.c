@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * rcutrie-order.c: ordered queries and walks: cds_trie_lookup_le/lt/ge/
  * gt(), first, last, next, prev, range and prefix walks, count.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * Answering queries from the zones (RFC 1034 4.3.2, RFC 4592), the way
  * Knot DNS answers them where the RFCs leave a choice

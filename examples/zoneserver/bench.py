@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: LGPL-2.1-or-later
 """Queries per second of the zoneserver against knotd, with dnsperf.
 
 `scons zoneserver-bench` runs it as

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * DNS wire format for the zoneserver example: the query parser
  * (dnsparse.c) and the response writer with name compression

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * The memb flavor's table for the zoneserver (see server.h).  Its
  * quiescent-state and online/offline calls do nothing, so the readers'

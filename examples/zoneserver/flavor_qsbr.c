@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* The qsbr flavor's table for the zoneserver (see server.h). */
 #include <urcu-qsbr.h>
 

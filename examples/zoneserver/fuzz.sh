@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: LGPL-2.1-or-later
 # Runs one of the zoneserver's fuzz targets for a bounded time: `scons
 # fuzz` calls it as
 #   fuzz.sh FUZZER WORKDIR SECONDS ZONEDIR

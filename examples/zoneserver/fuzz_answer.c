@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * libFuzzer target: one datagram through the query parser and the whole
  * answer path (zone lookup, CNAME chains, wildcards, referrals,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * libFuzzer target: a TCP byte stream, cut into reads of sizes taken
  * from the input, framed by zs_tcp_frame() as the TCP thread does

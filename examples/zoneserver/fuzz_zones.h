@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * The fixed zones of the fuzz targets (fuzz_answer.c, fuzz_tcp.c): the
  * differential test's zone files, from the directory in $ZS_FUZZ_ZONES

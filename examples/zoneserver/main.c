@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * zoneserver: a small authoritative DNS server over UDP and TCP that
  * answers from RFC 1035 master files held in memory as Knot DNS would,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * The zoneserver's threads and reloads (see server.h and
  * docs/zoneserver.md).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * The zoneserver's server side: sockets, reader threads, reloads
  * (docs/zoneserver.md, "Design").

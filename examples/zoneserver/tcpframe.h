@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * TCP framing of DNS messages (RFC 1035 4.2.2, RFC 7766 8): each message
  * is preceded by its length in two bytes.  A connection's input buffer

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * The zone store interface of the zoneserver: what the answer code needs
  * from the ordered index that maps names to zone nodes, and apexes to

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * The zoneserver's index (zindex.h) on the RCU ordered trie of
  * liburcu-cds (urcu/rcutrie.h): one trie per index, one trie node per

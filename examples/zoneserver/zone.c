@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * Loading, checking and indexing one zone version (see zone.h).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * One version of one zone of the zoneserver: loaded from an RFC 1035
  * master file by libzscanner, checked, then immutable.

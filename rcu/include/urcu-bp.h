@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * urcu-bp.h: the bullet-proof RCU flavor (no thread registration needed)
  * with generic names.  Link with -lurcu-bp.

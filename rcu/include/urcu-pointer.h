@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * urcu-pointer.h - compatibility name for <urcu/pointer.h>, kept for
  * programs written against older liburcu releases.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * urcu-qsbr.h: the quiescent-state-based RCU flavor with generic names.
  * Link with -lurcu-qsbr.

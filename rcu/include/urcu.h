@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * urcu.h: the RCU API with generic names (rcu_read_lock(),
  * synchronize_rcu(), call_rcu(), ...), mapped onto the memb flavor or onto

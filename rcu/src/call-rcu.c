@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * call-rcu.c: call_rcu() workers, rcu_barrier() and their fork and exit
  * handling.  Compiled once per flavor.

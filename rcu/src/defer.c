@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * defer.c: defer_rcu() and its per-thread queues.  Compiled once per
  * flavor.

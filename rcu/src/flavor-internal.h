@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * flavor-internal.h: what the per-flavor support code (call_rcu, defer_rcu,
  * polling) sees of the flavor it is built for.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * gp-core.c: the grace-period state of one flavor, its initialisation, and
  * the hooks the flavor's support code (call-rcu.c) uses.  Compiled once

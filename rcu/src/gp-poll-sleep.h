@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * gp-poll-sleep.h: how a grace period sleeps while it polls for readers.
  *

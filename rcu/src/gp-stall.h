@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * gp-stall.h: stall warnings, for grace periods that wait too long.
  *

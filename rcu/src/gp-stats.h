@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * gp-stats.h: update-side counters of one flavor's grace periods, read by
  * urcu_<flavor>_stats() (stats.c).

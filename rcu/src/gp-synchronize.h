@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * gp-synchronize.h: one grace period, shared by every flavor.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * gp-wait-readers.h: the grace-period wait loop shared by every flavor.
  *

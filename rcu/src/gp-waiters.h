@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * gp-waiters.h: grace-period sharing among concurrent synchronize_rcu()
  * callers.

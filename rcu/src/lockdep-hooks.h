@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * lockdep-hooks.h: what a flavor tells the lock validator (docs/lockdep.md).
  *

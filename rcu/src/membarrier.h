@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * membarrier.h: process-wide memory barrier through membarrier(2).
  *

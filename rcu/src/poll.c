@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * poll.c: polled grace periods (start_poll_synchronize_rcu() and
  * poll_state_synchronize_rcu()).  Compiled once per flavor.

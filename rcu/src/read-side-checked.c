@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * read-side-checked.c: the read side with its misuse checks, compiled into
  * release builds too, for URCU_DEBUG=1 in the environment (read-side.c

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * read-side.c: the out-of-line read side of one flavor, for programs built
  * without _LGPL_SOURCE.  Each function is the inline version from the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * reader-registry.h: the list of registered reader threads of one flavor.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * signal-barrier.h: the signal flavor's process-wide barrier.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * stats-internal.h: what stats.c asks of the call_rcu machinery of its
  * flavor (call-rcu.c), whose worker list is private to that file.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * stats.c: the statistics API of one flavor (urcu/stats.h) and the
  * URCU_STATS=1 report at exit.  Compiled once per flavor.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * urcu-qsbr.c: the quiescent-state-based flavor.
  *

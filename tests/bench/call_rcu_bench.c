@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * call_rcu_bench.c: call_rcu() throughput and the memory held while
  * callbacks wait for their grace period.

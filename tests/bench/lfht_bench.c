@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * lfht_bench.c: throughput of the RCU hash table (<urcu/rculfhash.h>,
  * memb flavor) and the time of forced resizes.

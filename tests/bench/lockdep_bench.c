@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * lockdep_bench.c: workloads for measuring the lock validator's overhead
  * (tests/bench/run_lockdep.sh runs them with and without it;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * queue_bench.c: throughput of the queues and stacks, in millions of
  * operations per second.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: LGPL-2.1-or-later
 # run_call_rcu.sh BENCH [rounds]: run call_rcu_bench with the application
 # on glibc malloc and on jemalloc (LD_PRELOAD), interleaved A B A B, at 1
 # and 2 threads, and print a markdown table of medians with the ratio.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: LGPL-2.1-or-later
 # run_lfht.sh BENCH [rounds] [seconds]: run lfht_bench (memb flavor) and
 # print markdown tables of medians over the rounds (default 3): lookup-only,
 # 90/10 and 50/50 read/update throughput at 1 and 2 threads with 1k and 1M

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: LGPL-2.1-or-later
 # run_lockdep.sh LOCKDEP_BENCH LFHT_BENCH LIBRARY [rounds] [seconds]: the
 # lock validator's overhead (docs/lockdep.md, "Overhead").  Each workload
 # runs ROUNDS times (default 5) without and with LIBRARY preloaded,

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: LGPL-2.1-or-later
 # run_queue.sh BENCH [seconds] [reps]: run queue_bench once (it measures
 # every configuration REPS times, interleaved) and print a markdown table
 # of the median Mops/s, with the minimum and maximum in parentheses.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * call_rcu suite, concern "alloc_failure": what the call_rcu, defer and
  * polling calls do when the library cannot allocate, injected with

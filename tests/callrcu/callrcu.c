@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* What the files of the call_rcu suite share; see callrcu.h. */
 #include <stdlib.h>
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * What the files of the call_rcu suite share (tests/check_call_rcu.c and
  * the files of tests/callrcu/, one per concern): the flavor under test, the

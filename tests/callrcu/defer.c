@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * call_rcu suite, concern "defer": defer_rcu() and its queue: every
  * deferred call runs once, whichever of the barriers, the unregistration,

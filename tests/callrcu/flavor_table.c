@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * call_rcu suite, concern "flavor_table": the update-side entries of a
  * flavor's table (struct rcu_flavor_struct) are its call_rcu(),

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * call_rcu suite, concern "fork": fork() in the middle of a call_rcu()
  * storm, with the call_rcu fork hooks (and bp's own): nothing queued is

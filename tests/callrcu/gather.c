@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * call_rcu suite, concern "gather": under a steady stream of call_rcu(),
  * a worker starts at most one grace period per gather period (10 ms by

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * call_rcu suite, concern "grace_period": every callback runs exactly
  * once, and never before a reader that could still see its object has

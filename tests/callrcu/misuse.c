@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * call_rcu suite, concern "misuse": rcu_barrier() where it would wait
  * for itself, and defer_rcu() inside a read-side section, abort with a

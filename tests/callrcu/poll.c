@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * call_rcu suite, concern "poll": polled grace periods
  * (start_poll_synchronize_rcu(), poll_state_synchronize_rcu()).

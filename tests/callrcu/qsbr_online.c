@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * call_rcu suite, concern "qsbr_online": QSBR only, blocking calls made
  * by an online registered thread, which no grace period can wait for.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * call_rcu suite, concern "workers": which worker runs a callback (the
  * thread's, else the CPU's, else the default one), creating and freeing

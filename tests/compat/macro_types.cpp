@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * The public macros that yield a pointer or a constant, each assigned to
  * a variable of the type a liburcu user would write, in C++: there a void

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * uatomic operations on objects narrower than the value passed, as
  * programs written for liburcu do (uatomic_cmpxchg(&c, -1UL, 0) on a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * test_flavors[] (see flavors.h).  The flavor headers are included by
  * their own names, without <urcu.h>'s generic ones, so that all five fit

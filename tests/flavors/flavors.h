@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * The five RCU flavors as every test sees them: one description per
  * flavor (struct test_flavor), used by the Check suites, their helper

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * mem-tso.pml: x86-TSO, the memory model of the "tso" runs.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * mem-wmm.pml: the weak memory model of the "wmm" runs, in which two
  * accesses of a thread stay in order only if something in the code orders

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * qsbr.pml: grace periods of the QSBR flavor (rcu/src/urcu-qsbr.c,
  * rcu/include/urcu/static/urcu-qsbr.h and the engine, gp-*.h), checked

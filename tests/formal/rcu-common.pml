@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * rcu-common.pml: what the grace-period models (urcu.pml, qsbr.pml)
  * share: threads, memory locations, the protected objects and the safety

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * reader-proc.pml: reader thread RT of urcu.pml, included once per reader
  * with RT defined, so that what differs between the two readers costs no

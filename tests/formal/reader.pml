@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * reader.pml: the read side of the memb, mb, signal and bp flavors
  * (rcu/include/urcu/static/urcu-common.h and the flavor headers), the

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
 """Check that the code and tests/formal/tags.pml still name each other.
 
 The rule (docs/design.md, "What the model checker proves"):

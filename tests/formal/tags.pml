@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * tags.pml: every barrier and every ordered atomic of the models, by tag.
  *

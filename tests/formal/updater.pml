@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * updater.pml: synchronize_rcu() as urcu__gp_run() runs it
  * (rcu/src/gp-synchronize.h): the epoch store, the watch over readers

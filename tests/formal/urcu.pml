@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * urcu.pml: grace periods of the memb, mb, signal and bp flavors
  * (rcu/src/urcu.c, urcu-bp.c and the engine they share, gp-*.h), checked

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: LGPL-2.1-or-later
 """Model-check the grace-period engine with Spin: the `scons verify` target.
 
 First checks that the code and tags.pml name each other (tagcheck.py:

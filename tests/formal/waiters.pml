@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * waiters.pml: grace-period sharing among concurrent synchronize_rcu()
  * callers (rcu/src/gp-waiters.h, and urcu__synchronize() in

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Helper programs run from tests; see child.h. */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * Running a helper program from a test (tests/harness/child.c): for what
  * must happen in a fresh process, such as settings the library reads

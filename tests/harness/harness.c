@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Helpers every Check suite uses; see harness.h. */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * Helpers every Check suite of tests/ uses (tests/harness/harness.c).
  *

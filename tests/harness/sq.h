@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * Stacks and queues as their suites see them (check_wfcqueue.c,
  * check_wfstack.c, check_lfstack.c, check_rculfqueue.c and the deprecated

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * The single-threaded properties every stack and queue has, written once
  * for any struct sq_ops (see sq.h).  Each is a loop test whose index

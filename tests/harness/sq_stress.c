@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Stress runs of the stack and queue suites; see sq_stress.h. */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * Producer/consumer stress runs shared by the stack and queue suites
  * (check_lfstack.c, check_wfstack.c, check_wfcqueue.c, check_legacy.c);

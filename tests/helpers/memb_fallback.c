@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * Helper program for tests/check_flavors.c (test_memb_fallback_*).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * misuse_env: commits the read-side misuse named by argv[1] through the
  * library's out-of-line read side.  check_flavors runs it with and

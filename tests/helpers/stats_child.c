@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * Helper program for tests/check_stats.c: things that need a process of
  * their own, because the library reads its settings (URCU_STATS,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * unbalanced_unlock: a program that inlines the read side of one flavor as
  * a release program does (_LGPL_SOURCE, no URCU_DEBUG, so that nothing

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * Install test program.  It uses only liburcu's documented API and is
  * built by tests/install/run.sh against an installed tree, once as C and

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: LGPL-2.1-or-later
 # Use a staged installation the way a user would: for each pkg-config
 # module, compile liburcu_program.c with the flags pkg-config gives, as C
 # and as C++, and once more as C linked with `pkg-config --static` against

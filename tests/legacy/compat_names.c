@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * The flavor-suffixed names (<urcu/map/urcu-*.h>, "liburcu 0.10 and
  * older"), used the way a program mixing flavors used them: both flavor

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * Helpers of tests/check_legacy.c that need flavor headers of their own:
  * each lives in a translation unit that includes several flavors without

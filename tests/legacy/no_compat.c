@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * With URCU_NO_COMPAT_IDENTIFIERS the flavor headers define none of the
  * suffixed names of liburcu 0.10 and older.

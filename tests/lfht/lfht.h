@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * Shared pieces of the rculfhash suite (tests/check_rculfhash.c and the
  * helper compilation units of tests/lfht/).

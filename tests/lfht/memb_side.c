@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * The memb side of the rculfhash cross-flavor test (see lfht.h).
  *

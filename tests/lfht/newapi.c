@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * TCase "newapi" of the rculfhash suite: API that liburcu 0.13 lacks;
  * check_rculfhash.c calls lfht_add_newapi_tests() only when this file is

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * Mutex AB-BA: one thread takes a then b, a later one b then a.  Run one
  * after the other, they cannot deadlock; run at once, they can.

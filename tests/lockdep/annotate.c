@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * A lock the validator cannot see by itself, declared with the
  * annotations of <urcu/lockdep.h>: a spinlock made of an atomic flag,

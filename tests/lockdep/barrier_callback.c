@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * rcu_barrier() while holding a mutex that a call_rcu callback takes: the
  * barrier waits for the callback, the callback for the mutex.  Here the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Helpers of the lock validator's test programs; see cases.h. */
 #include <pthread.h>
 #include <stdio.h>

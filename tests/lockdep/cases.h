@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * Programs with latent deadlocks, for the lock validator's suite
  * (tests/check_lockdep.c, docs/lockdep.md).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * A cycle of three locks, each pair taken in order by a different thread:
  * a -> b, b -> c, c -> a.  No two threads invert a pair, yet three

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * Correct locking, for which the validator must stay silent: readers
  * take a mutex inside their sections (QSBR: online, between sections,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * Inside a QSBR read-side critical section, by an online thread.  QSBR
  * only tracks its sections when the read side is checked: run it with

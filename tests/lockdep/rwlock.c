@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * Read-write lock against a mutex.  A reader takes the rwlock, then the
  * mutex; a later thread takes the mutex, then the rwlock:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * A grace-period wait inside a read-side critical section of the same
  * flavor: it waits for the caller.  The validator reports it, then the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * synchronize_rcu() while holding a mutex that a reader takes inside its
  * read-side critical section: the grace period waits for the reader, the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * Releasing a lock the thread does not hold; an error-checking mutex, so
  * that the unlock returns EPERM instead of corrupting the lock.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * Misuse through the inline read side (tests/check_flavors.c, tcase
  * "misuse_inline").  Each tests/misuse/<flavor>.c is built with

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Inline misuse of the qsbr flavor; see misuse.h. */
 #define _LGPL_SOURCE
 #ifndef URCU_DEBUG

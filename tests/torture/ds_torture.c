@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * ds_torture: torture test for the RCU-protected queues and stacks, run
  * under any flavor through its flavor table.  docs/torture.md explains

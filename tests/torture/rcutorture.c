@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * rcutorture: a torture test for the RCU flavors, in the manner of the
  * Linux kernel's rcutorture module.  One binary tests any flavor, chosen

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Support shared by the torture programs; see torture.h. */
 #define _GNU_SOURCE
 #include <errno.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * Support shared by the torture programs (tests/torture/rcutorture.c and
  * tests/torture/ds_torture.c): flavor selection by name (including the

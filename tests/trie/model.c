@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * The randomized model test of the rcutrie suite (model.h).
  *

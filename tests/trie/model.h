@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * Shared pieces of the rcutrie suite (tests/check_rcutrie.c): keys, a
  * counting allocator that can fail on demand, and the randomized model

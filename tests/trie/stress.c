@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * The concurrent stress of the rcutrie suite (stress.h).
  *

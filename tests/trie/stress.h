@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * The concurrent part of the rcutrie suite (tests/trie/stress.c): updater
  * threads churn keys while reader threads check what the trie promises

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * urcu/cds.h - every concurrent data structure in one include: lists,
  * RCU lists, the RCU hash table, the RCU trie, the stacks and the queues,

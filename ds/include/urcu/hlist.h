@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * urcu/hlist.h - doubly linked list with a one-pointer head, the usual
  * bucket of a hash table (struct cds_hlist_node embedded in the user's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * urcu/rcuhlist.h - RCU variants of the one-pointer-head list of
  * <urcu/hlist.h>.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * urcu/rculfhash.h - resizable lock-free hash table protected by RCU.
  *

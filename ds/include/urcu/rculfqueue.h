@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * urcu/rculfqueue.h - lock-free FIFO queue protected by RCU.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * urcu/rculfstack.h - the original RCU lock-free stack (deprecated).
  *

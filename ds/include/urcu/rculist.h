@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * urcu/rculist.h - RCU variants of the doubly linked list of <urcu/list.h>.
  *

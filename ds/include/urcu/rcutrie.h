@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * urcu/rcutrie.h - ordered map from byte-string keys to intrusive nodes,
  * protected by RCU: an adaptive radix tree.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * Check suite "zoneserver": the DNS example server of examples/zoneserver
  * (docs/zoneserver.md).  What the server answers is judged against Knot

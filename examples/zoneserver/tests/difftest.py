@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: LGPL-2.1-or-later
 """Differential test of the zoneserver against Knot DNS (docs/zoneserver.md).
 
 Loads the same zone files into knotd and into the zoneserver on 127.0.0.1,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * urcu-alloc.h: the allocation layer for the libraries' own memory.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * urcu-die.h: fatal-error paths shared by the libraries.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * alloc.c: jemalloc or libc behind the internal allocation layer
  * (urcu-alloc.h).  Part of liburcu-common; the other libraries call it

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * lockdep-stubs.c: the annotation calls of <urcu/lockdep.h> when the lock
  * validator is not loaded (liburcu-common).

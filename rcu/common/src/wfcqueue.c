@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * wfcqueue.c - out-of-line wait-free concurrent queue (liburcu-common).
  *

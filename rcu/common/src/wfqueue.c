@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * wfqueue.c - out-of-line deprecated wait-free queue (liburcu-common).
  *

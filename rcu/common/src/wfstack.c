@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * wfstack.c - out-of-line wait-free stack (liburcu-common).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * urcu/pointer.h - RCU pointer publication and subscription:
  * rcu_dereference(), rcu_assign_pointer(), rcu_set_pointer(),

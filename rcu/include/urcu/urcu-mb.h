@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * urcu/urcu-mb.h: the memory-barrier flavor: portable, a full fence per
  * outermost read-side section.

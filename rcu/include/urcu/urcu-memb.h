@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * urcu/urcu-memb.h: the membarrier flavor (the default): near-free
  * readers, membarrier(2) on the update side.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * urcu/urcu-poll.h: the token returned by start_poll_synchronize_rcu() and
  * checked by poll_state_synchronize_rcu().

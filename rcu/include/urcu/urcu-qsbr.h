@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * urcu/urcu-qsbr.h: the quiescent-state-based (QSBR) flavor.
  *

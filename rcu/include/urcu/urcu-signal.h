@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * urcu/urcu-signal.h: the signal flavor: near-free readers, the updater
  * signals readers with SIGRCU.

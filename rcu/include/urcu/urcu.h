@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * urcu/urcu.h: select one of the memb, mb or signal flavors.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * acquire.c: what the validator checks at each acquisition, release and
  * wait, whichever lock or annotation it comes from.

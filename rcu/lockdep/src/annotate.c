@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * annotate.c: the validator's side of <urcu/lockdep.h>.
  *

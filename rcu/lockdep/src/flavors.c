@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * flavors.c: the RCU flavors as the validator sees them.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * lockdep.h: what the parts of the lock validator share (liburcu-lockdep).
  *

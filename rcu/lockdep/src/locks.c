@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * locks.c: the class of a pthread lock instance (class.c says which).
  *

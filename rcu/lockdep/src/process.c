@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * process.c: configuration, start-up, fork, dlopen and the exit status.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * report.c: printing reports (docs/lockdep.md, "Reports").
  *

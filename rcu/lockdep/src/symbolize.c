@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * symbolize.c: backtraces, and names for code and data addresses.
  *

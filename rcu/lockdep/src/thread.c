@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * thread.c: per-thread state, thread start and thread exit.
  *

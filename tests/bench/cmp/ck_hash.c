@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * ck_hash.c: the Concurrency Kit peer of cmp_lfht.c, using ck_hs.
  *

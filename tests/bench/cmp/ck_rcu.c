@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * ck_rcu.c: the Concurrency Kit peer of cmp_rcu.c, using ck_epoch.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * ck_sq.c: the Concurrency Kit peers of cmp_sq.c: ck_stack (lock-free
  * multi-producer, multi-consumer push and pop with a generation counter)

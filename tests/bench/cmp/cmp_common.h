@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * cmp_common.h: helpers shared by the side-by-side benchmarks in
  * tests/bench/cmp/ (docs/performance.md).

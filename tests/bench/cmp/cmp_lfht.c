@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * cmp_lfht.c: the RCU lock-free hash table (cds_lfht) under lookups,
  * mixed lookups and updates, and explicit resizes; written against the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * cmp_rcu.c: read-side and update-side costs of one RCU flavor, written
  * against the public liburcu API only, so that the same source builds

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * cmp_sq.c: throughput of the lock-free stack (lfstack), the RCU lock-free
  * queue (rculfqueue) and the wait-free concurrent queue (wfcqueue), written

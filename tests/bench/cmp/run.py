@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: LGPL-2.1-or-later
 """Run the side-by-side benchmarks of tests/bench/cmp/ and report them.
 
 `scons bench` calls this with every program it built, as KEY=PATH pairs:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* keys.c: the key sets of keys.h. */
 #include <stdio.h>
 #include <stdlib.h>

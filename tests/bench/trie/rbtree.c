@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * rbtree.c: the red-black tree of rbtree.h, the textbook algorithm
  * (parent pointers, NULL leaves counted black).

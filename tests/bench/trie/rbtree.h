@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * rbtree.h: an intrusive red-black tree of byte-string keys, the
  * lock-based peer of the trie benchmark (tests/bench/trie/trie_bench.c).

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: LGPL-2.1-or-later
 """Run the trie benchmark (trie_bench.c) and write its report.
 
 Usage: run_trie.py TRIE_BENCH [--qsbr TRIE_BENCH_QSBR] [--out FILE]

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * trie_bench.c: the RCU trie (<urcu/rcutrie.h>) against its peers, on the
  * same keys in one process (docs/performance.md, "The trie"):

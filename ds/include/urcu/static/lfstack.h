@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * urcu/static/lfstack.h - inline implementation of <urcu/lfstack.h>.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * urcu/static/rculfstack.h - inline implementation of <urcu/rculfstack.h>.
  *

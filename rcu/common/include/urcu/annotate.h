@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * urcu/annotate.h - tell ThreadSanitizer about orderings made with fences.
  *

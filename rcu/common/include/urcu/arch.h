@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * urcu/arch.h - per-architecture facts and CPU memory barriers.
  *

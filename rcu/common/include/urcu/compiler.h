@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * urcu/compiler.h - compiler-level helpers used by every other header.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * urcu/debug.h - historical home of urcu_assert(); the assertion macros
  * now live in <urcu/assert.h>, which this header includes.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * urcu/futex.h - thin wrappers around the Linux futex(2) system call,
  * used to sleep until another thread changes a 32-bit word.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * urcu/list.h - circular doubly linked list with a sentinel head
  * (struct cds_list_head embedded in the user's objects).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * urcu/ref.h: atomic reference counts, typically for objects found under
  * rcu_read_lock() that must outlive the read-side section.

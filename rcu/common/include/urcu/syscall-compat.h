@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * urcu/syscall-compat.h: syscall(2) and the SYS_* numbers, wherever the
  * C library declares them.

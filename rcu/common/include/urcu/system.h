@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * urcu/system.h - single-copy-atomic access to variables shared between
  * threads, without any ordering.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * urcu/uatomic.h - type-generic atomic operations with explicit memory
  * ordering (liburcu's uatomic API).

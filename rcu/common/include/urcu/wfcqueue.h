@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * urcu/wfcqueue.h - concurrent FIFO queue: wait-free enqueue, blocking
  * (or non-blocking, "try") dequeue.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * urcu/wfqueue.h - the original wait-free-enqueue queue (deprecated).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * urcu/wfstack.h - concurrent LIFO stack: wait-free push, blocking (or
  * non-blocking) pop, wait-free pop-all.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * urcu/map/urcu-signal.h: generic RCU API names mapped onto the "signal" flavor.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * urcu/map/urcu.h: the generic RCU names mapped onto the flavor that
  * <urcu.h> selects, with the same precedence as <urcu/urcu.h>: RCU_MEMBARRIER

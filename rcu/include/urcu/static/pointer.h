@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * urcu/static/pointer.h - implementation of the RCU pointer-publication
  * primitives (the underscore-prefixed forms).

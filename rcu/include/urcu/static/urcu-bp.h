@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * urcu/static/urcu-bp.h: inline read side of the bullet-proof flavor.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * urcu/static/urcu-common.h: reader state and read-side fast path shared by
  * the memb, mb, signal and bp flavors (QSBR uses the structures).

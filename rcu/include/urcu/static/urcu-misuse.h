@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * urcu/static/urcu-misuse.h: debug-build detection of RCU API misuse.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * urcu/static/urcu-signal-nr.h: the signal used by the signal flavor.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * urcu/static/urcu.h: the inline read side of the flavor that <urcu.h>
  * selects, with the same precedence as <urcu/urcu.h>: RCU_MEMBARRIER (or

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * urcu/arch/aarch64.h: liburcu installs this name, and
  * programs may include it.

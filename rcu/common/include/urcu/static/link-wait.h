@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * urcu/static/link-wait.h - waiting for a link in flight, shared by the
  * wait-free structures (<urcu/static/wfcqueue.h>, <urcu/static/wfstack.h>,

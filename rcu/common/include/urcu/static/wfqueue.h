@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * urcu/static/wfqueue.h - inline implementation of <urcu/wfqueue.h>.
  *
