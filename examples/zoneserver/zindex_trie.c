@@ -9,11 +9,11 @@
  * reader can reach it (after the grace period that follows the
  * replacement of its zone version), so neither building nor freeing
  * races with readers, and freeing is cds_trie_destroy_all(), which
- * neither waits nor needs a read-side section; lookups run inside the readers' read-side
- * sections, as the trie requires.  Nothing here orders memory itself:
- * the trie's updates release the caller's writes to its readers, and the
- * version holding the index is published by a release store
- * (server.c, publish()).
+ * neither waits nor needs a read-side section; lookups run inside the
+ * readers' read-side sections, as the trie requires.  Nothing here
+ * orders memory itself: the trie's updates release the caller's writes
+ * to its readers, and the version holding the index is published by a
+ * release store (server.c, publish()).
  */
 #include <errno.h>
 #include <stdlib.h>
