@@ -196,10 +196,19 @@ static void final_cb(struct rcu_head *head)
 	pthread_mutex_lock(&r->lock);
 	done = r->final;
 	r->final = NULL;
+	pthread_mutex_unlock(&r->lock);
+	/*
+	 * Still marked queued while it frees: a reclaim_cb() running on
+	 * another call_rcu worker meanwhile cannot free the trie (and the
+	 * allocator free_list() uses) under it.
+	 */
+	free_list(trie, done);
+
+	pthread_mutex_lock(&r->lock);
 	r->final_queued = false;
 	last = reclaim_done(r);
+	/* Unless last, the last touch of the trie: reclaim_cb may free it. */
 	pthread_mutex_unlock(&r->lock);
-	free_list(trie, done);
 	if (last)
 		free_trie(trie);
 }
