@@ -35,13 +35,9 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <fcntl.h>
-#include <libgen.h>
-#include <limits.h>
 #include <linux/membarrier.h>
 #include <pthread.h>
 #include <signal.h>
-#include <spawn.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -60,8 +56,6 @@
 #include "harness/child.h"
 #include "harness/harness.h"
 #include "misuse/misuse.h"
-
-extern char **environ;
 
 /* ------------------------------------------------------------------------
  * Small utilities.
@@ -619,65 +613,29 @@ static int kernel_has_private_expedited(void)
 }
 
 /*
- * Run <dir of this executable>/memb_fallback with URCU_NO_MEMBARRIER
- * removed from the environment and, when @force_fallback, set to 1.
- * Returns the exit status (as from waitpid) and the output in @out.
+ * Run the helper memb_fallback (tests/helpers/memb_fallback.c) with
+ * URCU_NO_MEMBARRIER removed from the environment and, when
+ * @force_fallback, set to 1.  Returns the exit status (as from waitpid)
+ * and its standard output in @out; its standard error goes to this
+ * suite's log.
  */
 static int run_memb_helper(int force_fallback, char *out, size_t outsz)
 {
-	char exe[PATH_MAX], helper[PATH_MAX + 32];
-	char *argv[2], **envp;
-	posix_spawn_file_actions_t fa;
-	size_t n = 0, i, len = 0;
-	ssize_t r, got;
-	int pipefd[2], ret, status;
-	pid_t pid;
+	const char *const env[] = {
+		force_fallback ? "URCU_NO_MEMBARRIER=1" : "URCU_NO_MEMBARRIER",
+		NULL
+	};
+	struct harness_child c;
+	size_t len;
+	int status;
 
-	r = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	ck_assert_msg(r > 0, "readlink(/proc/self/exe): %s", strerror(errno));
-	exe[r] = '\0';
-	snprintf(helper, sizeof(helper), "%s/memb_fallback", dirname(exe));
-	ck_assert_msg(access(helper, X_OK) == 0,
-		      "helper program %s is missing (build "
-		      "tests/helpers/memb_fallback.c next to this test)",
-		      helper);
-
-	while (environ[n])
-		n++;
-	envp = calloc(n + 2, sizeof(*envp));
-	ck_assert_ptr_nonnull(envp);
-	for (i = 0, n = 0; environ[i]; i++)
-		if (strncmp(environ[i], "URCU_NO_MEMBARRIER=", 19) != 0)
-			envp[n++] = environ[i];
-	if (force_fallback)
-		envp[n++] = "URCU_NO_MEMBARRIER=1";
-	envp[n] = NULL;
-
-	ck_assert_int_eq(pipe2(pipefd, O_CLOEXEC), 0);
-	posix_spawn_file_actions_init(&fa);
-	posix_spawn_file_actions_adddup2(&fa, pipefd[1], STDOUT_FILENO);
-	argv[0] = helper;
-	argv[1] = NULL;
-	ret = posix_spawn(&pid, helper, &fa, NULL, argv, envp);
-	posix_spawn_file_actions_destroy(&fa);
-	close(pipefd[1]);
-	free(envp);
-	ck_assert_msg(ret == 0, "posix_spawn(%s): %s", helper, strerror(ret));
-
-	while ((got = read(pipefd[0], out + len, outsz - 1 - len)) != 0) {
-		if (got < 0) {
-			ck_assert_int_eq(errno, EINTR);
-			continue;
-		}
-		len += (size_t) got;
-		if (len == outsz - 1)
-			break;
-	}
-	out[len] = '\0';
-	close(pipefd[0]);
-	while (waitpid(pid, &status, 0) < 0)
-		ck_assert_int_eq(errno, EINTR);
+	harness_run_child(&c, "memb_fallback", NULL, env);
+	fputs(c.err, stderr);
+	snprintf(out, outsz, "%s", c.out);
+	status = c.status;
+	harness_child_free(&c);
 	/* Strip the trailing newline for comparisons. */
+	len = strlen(out);
 	while (len > 0 && (out[len - 1] == '\n' || out[len - 1] == '\r'))
 		out[--len] = '\0';
 	return status;

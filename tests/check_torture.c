@@ -27,21 +27,19 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <fcntl.h>
-#include <libgen.h>
 #include <limits.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <check.h>
 
+#include "harness/child.h"
 #include "harness/harness.h"
 
 /* A run killed after this long (scaled by CK_TIMEOUT_MULTIPLIER) fails. */
@@ -63,21 +61,6 @@ static const char *const real_flavors[] = { "memb", "mb", "signal", "qsbr", "bp"
 static const char *const modes[] = { "sync", "call_rcu" };
 #define N_MODES		(sizeof(modes) / sizeof(modes[0]))
 
-/* <directory of this executable>/@name. */
-static void program_path(const char *name, char *path, size_t size)
-{
-	char exe[PATH_MAX];
-	ssize_t r;
-
-	r = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	ck_assert_msg(r > 0, "readlink(/proc/self/exe): %s", strerror(errno));
-	exe[r] = '\0';
-	snprintf(path, size, "%s/%s", dirname(exe), name);
-	ck_assert_msg(access(path, X_OK) == 0,
-		      "program %s is missing (build tests/torture/ next to "
-		      "this test)", path);
-}
-
 static void append(struct run *r, const char *buf, size_t n)
 {
 	if (n > OUT_MAX - 1 - r->len)
@@ -97,35 +80,20 @@ static void run_program(const char *name, const char *const *args,
 	char path[PATH_MAX + 64], buf[4096];
 	const char *argv[32];
 	double deadline = harness_deadline(RUN_LIMIT_S);
-	pid_t parent = getpid(), pid;
 	struct pollfd pfd;
-	int pipefd[2], n = 0;
+	int out, n = 0;
 	ssize_t got;
+	pid_t pid;
 
 	memset(r, 0, sizeof(*r));
-	program_path(name, path, sizeof(path));
+	harness_program_path(name, path, sizeof(path));
 	argv[n++] = path;
 	while (*args && n < 31)
 		argv[n++] = *args++;
 	argv[n] = NULL;
+	pid = harness_start_program(path, argv, &out);
 
-	fflush(NULL);
-	ck_assert_int_eq(pipe2(pipefd, O_CLOEXEC), 0);
-	pid = fork();
-	ck_assert_msg(pid >= 0, "fork: %s", strerror(errno));
-	if (pid == 0) {
-		/* Dies with the test process if Check's timeout kills it. */
-		prctl(PR_SET_PDEATHSIG, SIGKILL);
-		if (getppid() != parent)
-			_exit(127);
-		dup2(pipefd[1], STDOUT_FILENO);
-		dup2(pipefd[1], STDERR_FILENO);
-		execv(path, (char *const *) argv);
-		_exit(127);
-	}
-	close(pipefd[1]);
-
-	pfd.fd = pipefd[0];
+	pfd.fd = out;
 	pfd.events = POLLIN;
 	for (;;) {
 		if (harness_past(deadline)) {
@@ -135,14 +103,14 @@ static void run_program(const char *name, const char *const *args,
 		}
 		if (poll(&pfd, 1, 100) <= 0)
 			continue;	/* timeout or EINTR: check the deadline */
-		got = read(pipefd[0], buf, sizeof(buf));
+		got = read(out, buf, sizeof(buf));
 		if (got < 0 && errno == EINTR)
 			continue;
 		if (got <= 0)
 			break;		/* EOF: the program has exited */
 		append(r, buf, (size_t) got);
 	}
-	close(pipefd[0]);
+	close(out);
 	while (waitpid(pid, &r->status, 0) < 0)
 		ck_assert_int_eq(errno, EINTR);
 }

@@ -11,7 +11,9 @@
 #include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <signal.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -89,24 +91,57 @@ static int capture_some(struct capture *c)
 	return got != 0;
 }
 
+void harness_program_path(const char *name, char *path, size_t size)
+{
+	char exe[PATH_MAX];
+	ssize_t r;
+
+	r = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	ck_assert_msg(r > 0, "readlink(/proc/self/exe): %s", strerror(errno));
+	exe[r] = '\0';
+	snprintf(path, size, "%s/%s", dirname(exe), name);
+	ck_assert_msg(access(path, X_OK) == 0,
+		      "program %s is missing (it is built next to this test)",
+		      path);
+}
+
+pid_t harness_start_program(const char *path, const char *const argv[],
+			    int *out)
+{
+	pid_t parent = getpid(), pid;
+	int pipefd[2];
+
+	fflush(NULL);
+	ck_assert_int_eq(pipe2(pipefd, O_CLOEXEC), 0);
+	pid = fork();
+	ck_assert_msg(pid >= 0, "fork: %s", strerror(errno));
+	if (pid == 0) {
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		/* The parent died before prctl(): nobody would kill us. */
+		if (getppid() != parent)
+			_exit(127);
+		dup2(pipefd[1], STDOUT_FILENO);
+		dup2(pipefd[1], STDERR_FILENO);
+		execv(path, (char *const *) argv);
+		_exit(127);
+	}
+	close(pipefd[1]);
+	*out = pipefd[0];
+	return pid;
+}
+
 void harness_run_child(struct harness_child *c, const char *name,
 		       const char *const args[], const char *const env[])
 {
-	char exe[PATH_MAX], path[PATH_MAX + 64];
+	char path[PATH_MAX + 64];
 	char *argv[16], **envp;
 	struct capture cap[2] = { { .fd = -1 }, { .fd = -1 } };
 	posix_spawn_file_actions_t fa;
 	int outp[2], errp[2], ret, open_fds = 2, i;
 	size_t n;
-	ssize_t r;
 	pid_t pid;
 
-	r = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	ck_assert_msg(r > 0, "readlink(/proc/self/exe): %s", strerror(errno));
-	exe[r] = '\0';
-	snprintf(path, sizeof(path), "%s/%s", dirname(exe), name);
-	ck_assert_msg(access(path, X_OK) == 0, "helper program %s is missing",
-		      path);
+	harness_program_path(name, path, sizeof(path));
 	argv[0] = path;
 	for (n = 0; args && args[n]; n++) {
 		ck_assert_uint_lt(n + 2, sizeof(argv) / sizeof(argv[0]));

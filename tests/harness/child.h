@@ -12,6 +12,7 @@
 #define TESTS_HARNESS_CHILD_H
 
 #include <stddef.h>
+#include <sys/types.h>
 
 struct harness_child {
 	int status;	/* as from waitpid() */
@@ -27,6 +28,22 @@ struct harness_child {
  */
 void harness_run_child(struct harness_child *c, const char *name,
 		       const char *const args[], const char *const env[]);
+
+/*
+ * Write to @path (@size bytes) the path of program @name next to this
+ * executable; fails the test when it is not there or not executable.
+ */
+void harness_program_path(const char *name, char *path, size_t size);
+
+/*
+ * Start @path with @argv (argv[0] included, NULL-terminated), its
+ * standard output and error both into one pipe whose read end (close on
+ * exec) goes to *@out.  The program dies with the calling process
+ * (PR_SET_PDEATHSIG), so that Check's timeout leaves no orphan behind.
+ * The caller reads *@out, closes it and reaps the returned pid.
+ */
+pid_t harness_start_program(const char *path, const char *const argv[],
+			    int *out);
 
 /* Free the captured outputs. */
 void harness_child_free(struct harness_child *c);

@@ -48,8 +48,6 @@
 #define _GNU_SOURCE
 #include <arpa/inet.h>
 #include <errno.h>
-#include <fcntl.h>
-#include <libgen.h>
 #include <limits.h>
 #include <netinet/in.h>
 #include <poll.h>
@@ -57,7 +55,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/types.h>
@@ -66,7 +63,8 @@
 
 #include <check.h>
 
-#include "harness/harness.h"	/* tests/harness, on the include path */
+#include "harness/child.h"	/* tests/harness, on the include path */
+#include "harness/harness.h"
 #include "../dns.h"
 
 /* Check timeout of each test (Check scales it). */
@@ -763,18 +761,6 @@ struct server {
 	char text[SERVER_OUT_MAX];	/* everything it printed */
 };
 
-/* <directory of this executable>/@name. */
-static void program_path(const char *name, char *path, size_t size)
-{
-	char exe[PATH_MAX];
-	ssize_t r = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-
-	ck_assert_msg(r > 0, "readlink(/proc/self/exe): %s", strerror(errno));
-	exe[r] = '\0';
-	snprintf(path, size, "%s/%s", dirname(exe), name);
-	ck_assert_msg(access(path, X_OK) == 0, "program %s is missing", path);
-}
-
 /* Replaces the zone file in one rename(), as an operator would. */
 static void write_zone_bytes(struct server *s, const char *text, size_t len)
 {
@@ -852,16 +838,14 @@ static void server_start(struct server *s, const char *flavor, unsigned threads,
 {
 	char path[PATH_MAX + 64], nthreads[16], hold[16], zonearg[160];
 	const char *argv[16];
-	pid_t parent = getpid();
 	const char *at;
-	int pipefd[2];
 
 	memset(s, 0, sizeof(*s));
 	snprintf(s->dir, sizeof(s->dir), "/tmp/check_zoneserver.XXXXXX");
 	ck_assert_msg(mkdtemp(s->dir) != NULL, "mkdtemp: %s", strerror(errno));
 	snprintf(s->zone, sizeof(s->zone), "%s/test.zone", s->dir);
 	write_zone(s, zone);
-	program_path("zoneserver", path, sizeof(path));
+	harness_program_path("zoneserver", path, sizeof(path));
 	snprintf(nthreads, sizeof(nthreads), "%u", threads);
 	snprintf(zonearg, sizeof(zonearg), "example.com=%s", s->zone);
 	argv[0] = path;
@@ -885,22 +869,7 @@ static void server_start(struct server *s, const char *flavor, unsigned threads,
 		argv[15] = NULL;
 	}
 
-	fflush(NULL);
-	ck_assert_int_eq(pipe2(pipefd, O_CLOEXEC), 0);
-	s->pid = fork();
-	ck_assert_msg(s->pid >= 0, "fork: %s", strerror(errno));
-	if (s->pid == 0) {
-		/* Dies with the test process if Check's timeout kills it. */
-		prctl(PR_SET_PDEATHSIG, SIGKILL);
-		if (getppid() != parent)
-			_exit(127);
-		dup2(pipefd[1], STDOUT_FILENO);
-		dup2(pipefd[1], STDERR_FILENO);
-		execv(path, (char *const *) argv);
-		_exit(127);
-	}
-	close(pipefd[1]);
-	s->out = pipefd[0];
+	s->pid = harness_start_program(path, argv, &s->out);
 	ck_assert_msg(server_wait_for(s, "listening on 127.0.0.1:"),
 		      "the server did not start; it printed:\n%s", server_tail(s));
 	at = strstr(s->text, "listening on 127.0.0.1:");
@@ -1815,27 +1784,13 @@ static bool find_in_path(const char *name, char *out, size_t size)
 static int run_capture(const char *const *argv, char *out, size_t size)
 {
 	double deadline = harness_deadline(SERVER_WAIT_S);
-	pid_t parent = getpid(), pid;
 	size_t len = 0;
-	int pipefd[2], status;
+	int fd, status;
+	pid_t pid = harness_start_program(argv[0], argv, &fd);
 
-	fflush(NULL);
-	ck_assert_int_eq(pipe2(pipefd, O_CLOEXEC), 0);
-	pid = fork();
-	ck_assert_int_ge(pid, 0);
-	if (pid == 0) {
-		prctl(PR_SET_PDEATHSIG, SIGKILL);
-		if (getppid() != parent)
-			_exit(127);
-		dup2(pipefd[1], STDOUT_FILENO);
-		dup2(pipefd[1], STDERR_FILENO);
-		execv(argv[0], (char *const *) argv);
-		_exit(127);
-	}
-	close(pipefd[1]);
 	out[0] = '\0';
 	for (;;) {
-		struct pollfd pfd = { .fd = pipefd[0], .events = POLLIN };
+		struct pollfd pfd = { .fd = fd, .events = POLLIN };
 		ssize_t got;
 
 		if (harness_past(deadline)) {
@@ -1844,7 +1799,7 @@ static int run_capture(const char *const *argv, char *out, size_t size)
 		}
 		if (poll(&pfd, 1, 100) <= 0)
 			continue;
-		got = read(pipefd[0], out + len, size - 1 - len);
+		got = read(fd, out + len, size - 1 - len);
 		if (got < 0 && errno == EINTR)
 			continue;
 		if (got <= 0)
@@ -1852,7 +1807,7 @@ static int run_capture(const char *const *argv, char *out, size_t size)
 		len += (size_t) got;
 		out[len] = '\0';
 	}
-	close(pipefd[0]);
+	close(fd);
 	while (waitpid(pid, &status, 0) < 0)
 		ck_assert_int_eq(errno, EINTR);
 	return status;
