@@ -20,6 +20,10 @@
  *     away); queries come from a separate array (a query packet); exact
  *     lookups ask for present keys, le and ge for absent ones (the
  *     predecessor or successor of a name that is not there);
+ *   - a query of "u64" keys starts from the integer, as critnib's does:
+ *     the byte-keyed structures get it encoded big-endian into a local
+ *     buffer (cds_trie_key_encode_u64()), as a caller holding integers
+ *     would pass it; a query of names starts from the name's bytes;
  *   - an update (the 10% of a 90/10 mix) replaces the record of a random
  *     key: it removes the key's item and adds the key back in a new item
  *     from malloc(); the old item is freed after readers are done with
@@ -270,23 +274,47 @@ static void build(enum structure s, const struct cds_trie_alloc *talloc,
  * none), read as a caller would read it.
  */
 
+/*
+ * The key of query @i (@q: an exact query asks for a present key, the
+ * others for an absent one): an integer key encoded into @buf, as a
+ * caller holding integers passes it; a name's bytes in place.
+ */
+static inline const unsigned char *query_key(enum query q, size_t i,
+					     unsigned char buf[8], size_t *len)
+{
+	if (is_u64) {
+		cds_trie_key_encode_u64(buf, q == Q_EXACT ? keys.u64[i]
+							  : keys.absent_u64[i]);
+		*len = 8;
+		return buf;
+	}
+	if (q == Q_EXACT) {
+		*len = keys.len[i];
+		return keys.key[i];
+	}
+	*len = keys.absent_len[i];
+	return keys.absent[i];
+}
+
 static inline unsigned long query_trie(enum query q, size_t i)
 {
+	unsigned char buf[8];
 	struct cds_trie_node *n;
 	unsigned long v = 0;
+	const unsigned char *k;
+	size_t len;
 
+	k = query_key(q, i, buf, &len);
 	rcu_read_lock();
 	switch (q) {
 	case Q_EXACT:
-		n = cds_trie_lookup(trie, keys.key[i], keys.len[i]);
+		n = cds_trie_lookup(trie, k, len);
 		break;
 	case Q_LE:
-		n = cds_trie_lookup_le(trie, keys.absent[i], keys.absent_len[i],
-				       NULL);
+		n = cds_trie_lookup_le(trie, k, len, NULL);
 		break;
 	default:
-		n = cds_trie_lookup_ge(trie, keys.absent[i], keys.absent_len[i],
-				       NULL);
+		n = cds_trie_lookup_ge(trie, k, len, NULL);
 		break;
 	}
 	if (n)
@@ -297,11 +325,13 @@ static inline unsigned long query_trie(enum query q, size_t i)
 
 static inline unsigned long query_lfht(size_t i)
 {
-	struct hkey k = { keys.key[i], keys.len[i] };
+	unsigned char buf[8];
+	struct hkey k;
 	struct cds_lfht_iter iter;
 	struct cds_lfht_node *n;
 	unsigned long v = 0;
 
+	k.key = query_key(Q_EXACT, i, buf, &k.len);
 	rcu_read_lock();
 	cds_lfht_lookup(lfht, hash_bytes(k.key, k.len), hmatch, &k, &iter);
 	n = cds_lfht_iter_get_node(&iter);
@@ -313,16 +343,20 @@ static inline unsigned long query_lfht(size_t i)
 
 static inline unsigned long query_rbtree(enum query q, size_t i)
 {
+	unsigned char buf[8];
 	struct rb_node *n;
 	unsigned long v = 0;
+	const unsigned char *k;
+	size_t len;
 
+	k = query_key(q, i, buf, &len);
 	pthread_rwlock_rdlock(&rblock);
 	if (q == Q_EXACT)
-		n = rb_find(&rbtree, keys.key[i], keys.len[i]);
+		n = rb_find(&rbtree, k, len);
 	else if (q == Q_LE)
-		n = rb_find_le(&rbtree, keys.absent[i], keys.absent_len[i]);
+		n = rb_find_le(&rbtree, k, len);
 	else
-		n = rb_find_ge(&rbtree, keys.absent[i], keys.absent_len[i]);
+		n = rb_find_ge(&rbtree, k, len);
 	if (n)
 		v = caa_container_of(n, struct ritem, node)->value;
 	pthread_rwlock_unlock(&rblock);
