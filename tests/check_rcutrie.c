@@ -25,6 +25,9 @@
  * readers check one property per test (tests/trie/stress.c): ordering
  * and poisoned nodes, exactly-once walks over stable keys, neighbour
  * queries never skipping a stable key.
+ * TCase "final" (memb): a dying trie's reclamation callback and its final
+ * callback, queued on two call_rcu workers of the test's own and run at
+ * once, free every inner node before the trie (tests/trie/final_race.c).
  * TCase "misuse" (debug builds): misuse aborts with a message (release
  * builds: test_misuse_release checks the -EINVAL returns instead).
  * TCase "bound" (debug builds, which count each thread's descents from
@@ -55,11 +58,14 @@
 
 #include "flavors/flavors.h"
 #include "harness/harness.h"
+#include "trie/final_race.h"
 #include "trie/model.h"
 #include "trie/stress.h"
 
 /* Stress budget per test, before scaling by CK_TIMEOUT_MULTIPLIER. */
 #define STRESS_S	1.0
+/* Budget of the final-callback race, before scaling. */
+#define FINAL_S		0.5
 
 /* ------------------------------------------------------------------------
  * Helpers (memb flavor, test thread registered).
@@ -1075,6 +1081,29 @@ START_TEST(test_stress_neighbours)
 END_TEST
 
 /* ------------------------------------------------------------------------
+ * TCase "final".
+ */
+
+/*
+ * Neither of a dying trie's two reclamation callbacks, running at once
+ * on two workers, lets the trie go while the other still frees through
+ * its allocator; and the race was set up at least once.
+ */
+START_TEST(test_final_callback_race)
+{
+	struct trie_final_race_result res;
+	char err[512];
+	int failures = trie_final_race_run(&test_flavors[TF_MEMB],
+					   FINAL_S * harness_time_mult(),
+					   &res, err, sizeof(err));
+
+	ck_assert_msg(!failures, "%s", err);
+	ck_assert_msg(res.overlaps > 0, "the two callbacks never freed at "
+		      "once in %d rounds: nothing was tested", res.rounds);
+}
+END_TEST
+
+/* ------------------------------------------------------------------------
  * TCase "misuse" (debug builds abort; release builds return -EINVAL).
  */
 
@@ -1422,6 +1451,9 @@ static Suite *rcutrie_suite(void)
 	tcase_add_loop_test(tc, test_stress_order, 0, N_TEST_FLAVORS);
 	tcase_add_loop_test(tc, test_stress_once, 0, N_TEST_FLAVORS);
 	tcase_add_loop_test(tc, test_stress_neighbours, 0, N_TEST_FLAVORS);
+
+	tc = harness_tcase(s, "final", 30);
+	tcase_add_test(tc, test_final_callback_race);
 
 #ifdef URCU_DEBUG
 	tc = harness_tcase(s, "misuse", 10);
