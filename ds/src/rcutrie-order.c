@@ -592,6 +592,20 @@ FAST_INLINE struct cds_trie_node *fast_run(struct fast_query *q,
 			small_cmp(&v.sk, c, &m, &lt);
 			m &= small_used(v.nr);
 			lt &= small_used(v.nr);
+			if (!m) {
+				/*
+				 * c has no position: the answer is in the
+				 * nearest child beyond it, which the same view
+				 * gives at once (the step below would take it
+				 * from there too, after reloading the bytes).
+				 */
+				s = small_pick(n, type, &v, popcount16(lt),
+					       dir > 0, &b);
+				if (s) {
+					lv->slot = b;
+					goto extreme;
+				}
+			}
 			/* Where the bytes beyond c start, for the step. */
 			lv->order = v.order;
 			lv->nr = v.nr;
