@@ -117,8 +117,9 @@ struct cds_trie_iter {
  * as a failed allocation (debug builds abort).  @free receives the size
  * that was asked for.  @state is passed back unchanged.  Both functions
  * must be set.  They may be called from any thread that updates the trie
- * and from the flavor's call_rcu worker, concurrently; @free is called
- * after a grace period for memory readers could still see.
+ * and from the flavor's call_rcu workers (several, with per-CPU or
+ * per-thread call_rcu data), concurrently; @free is called after a grace
+ * period for memory readers could still see.
  */
 struct cds_trie_alloc {
 	void *(*malloc)(void *state, size_t size);
@@ -191,8 +192,8 @@ extern struct cds_trie *cds_trie_new(const struct rcu_flavor_struct *flavor,
  * Frees an empty trie.  Returns 0; -EBUSY (nothing changed, the trie
  * remains usable) when it still holds nodes; -EINVAL when @trie is NULL.
  * No other call on the trie may run or follow.  It does not wait: inner
- * nodes still waiting for their grace period are freed by the flavor's
- * call_rcu worker, which frees the trie after them.  So it may be called
+ * nodes still waiting for their grace period are freed by call_rcu
+ * callbacks, the last of which frees the trie after them.  So it may be called
  * from a call_rcu callback, and the flavor's rcu_barrier() waits for all
  * of it.
  */
