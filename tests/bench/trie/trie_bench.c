@@ -5,7 +5,8 @@
  *   trie     cds_trie: exact, le and ge lookups;
  *   lfht     cds_lfht, this library's hash table: exact lookups;
  *   rbtree   a red-black tree under a pthread_rwlock: exact, le, ge;
- *   critnib  Debian's libcritnib ("u64" keys only): exact, le, ge.
+ *   critnib  Debian's libcritnib ("u64" keys only): exact, le, ge;
+ *   control  the same trie in a second slot: exact (no peer: the noise).
  * Built twice: for the memb flavor (trie_bench) and, with
  * BENCH_FLAVOR_QSBR, for QSBR (trie_bench_qsbr), whose read-side
  * sections cost nothing (critnib's readers have none); the read side is
@@ -78,11 +79,18 @@
 #include "keys.h"
 #include "rbtree.h"
 
-enum structure { S_TRIE, S_LFHT, S_RBTREE, S_CRITNIB, NR_STRUCTURES };
+/*
+ * S_CONTROL is the trie again, in a slot of its own: its exact lookups
+ * run in every configuration like a competitor's, and its ratio to the
+ * trie's shows how far a tie strays from 1 in the run (run_trie.py's
+ * control rows).
+ */
+enum structure { S_TRIE, S_LFHT, S_RBTREE, S_CRITNIB, S_CONTROL,
+		 NR_STRUCTURES };
 enum query { Q_EXACT, Q_LE, Q_GE, NR_QUERIES };
 
 static const char *const structure_names[] = { "trie", "lfht", "rbtree",
-					       "critnib" };
+					       "critnib", "control" };
 static const char *const query_names[] = { "exact", "le", "ge" };
 
 static struct bench_keys keys;
@@ -229,6 +237,7 @@ static void build(enum structure s, const struct cds_trie_alloc *talloc,
 	rcu_read_lock();
 	switch (s) {
 	case S_TRIE:
+	case S_CONTROL:
 		trie = cds_trie_new(&rcu_flavor, talloc);
 		if (!trie)
 			cmp_die("cds_trie_new", errno);
@@ -385,6 +394,7 @@ static inline unsigned long query(enum structure s, enum query q, size_t i)
 {
 	switch (s) {
 	case S_TRIE:
+	case S_CONTROL:
 		return query_trie(q, i);
 	case S_LFHT:
 		return query_lfht(i);
@@ -493,6 +503,7 @@ static void update(enum structure s, size_t i)
 {
 	switch (s) {
 	case S_TRIE:
+	case S_CONTROL:
 		update_trie(i);
 		break;
 	case S_LFHT:
@@ -605,6 +616,8 @@ static int combos(enum structure *s, enum query *q)
 		s[n] = S_TRIE;
 		q[n++] = (enum query) i;
 	}
+	s[n] = S_CONTROL;
+	q[n++] = Q_EXACT;
 	s[n] = S_LFHT;
 	q[n++] = Q_EXACT;
 	for (i = 0; i < NR_QUERIES; i++) {
@@ -630,8 +643,10 @@ static void do_run(int rounds, double seconds)
 	char key[128];
 	double rate, cpu;
 
+	/* The control queries the trie built for S_TRIE. */
 	for (c = 0; c < NR_STRUCTURES; c++)
-		build((enum structure) c, NULL, NULL);
+		if (c != S_CONTROL)
+			build((enum structure) c, NULL, NULL);
 	for (r = 0; r < rounds; r++) {
 		for (t = 1; t <= 2; t++) {
 			for (w = 0; w < 2; w++) {
