@@ -94,8 +94,16 @@ static inline int prefix_key_cmp(uintptr_t s, const struct trie_inner *n,
 	plen = n->prefix_len;
 	start = inner_start(n);
 	avail = len > start ? len - start : 0;
-	if (avail >= plen)
+	if (avail >= plen) {
+		/*
+		 * Equal is the common case (every node above the point where
+		 * the key leaves the trie): test it without a loop, order
+		 * the bytes only when they differ.
+		 */
+		if (key_eq(inner_prefix(n), key + start, plen))
+			return 0;
 		return key_cmp(inner_prefix(n), plen, key + start, plen);
+	}
 	r = key_cmp(inner_prefix(n), avail, key + start, avail);
 	return r ? r : 1;
 }
