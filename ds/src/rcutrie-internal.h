@@ -571,15 +571,22 @@ static inline void small_view_of(const struct trie_inner *n, unsigned int type,
 }
 
 /*
- * A 15-node spans three lines: its key bytes are in the first, its
- * children in the other two.  A lookup asks for all three at once, so
- * that on a cold node the child's line is on its way while the key
- * bytes are compared, instead of being missed after them.
+ * Called by every descent as it reaches the inner node slot @s points
+ * to: asks for the lines beyond the node's first that the descent reads
+ * next.  A 15-node spans three lines, its key bytes in the first and its
+ * children in the other two: all three are asked for at once, so that on
+ * a cold node the child's line is on its way while the key bytes are
+ * compared, instead of being missed after them.  Other types need
+ * nothing: a 4-node is one line, and a name, 40- or 256-node is indexed
+ * straight at the line it reads.
  */
-static inline void prefetch_n15_children(const struct trie_inner *n)
+static inline void prefetch_inner(uintptr_t s)
 {
-	const struct trie_body15 *b = inner_body(n);
+	const struct trie_body15 *b;
 
+	if (slot_type(s) != TRIE_N15)
+		return;
+	b = inner_body(slot_inner(s));
 	__builtin_prefetch(&b->child[0]);
 	__builtin_prefetch(&b->child[14]);
 }

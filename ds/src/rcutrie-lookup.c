@@ -47,8 +47,7 @@ URCU_API struct cds_trie_node *cds_trie_lookup(struct cds_trie *trie,
 			struct small_view v;
 			unsigned int m;
 
-			if (slot_type(s) == TRIE_N15)
-				prefetch_n15_children(n);
+			prefetch_inner(s);
 			d = n->depth;
 			if (len <= d)
 				goto end;

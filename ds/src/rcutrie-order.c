@@ -567,8 +567,7 @@ FAST_INLINE struct cds_trie_node *fast_run(struct fast_query *q,
 		n = slot_inner(s);
 		check_inner(n);
 		type = slot_type(s);
-		if (type == TRIE_N15)
-			prefetch_n15_children(n);
+		prefetch_inner(s);
 		if (caa_unlikely(slot_plen(s))) {
 			r = prefix_key_cmp(s, n, q->key, q->len);
 			if (r) {
@@ -637,8 +636,7 @@ extreme:
 		}
 		n = slot_inner(s);
 		check_inner(n);
-		if (slot_type(s) == TRIE_N15)
-			prefetch_n15_children(n);
+		prefetch_inner(s);
 		end = inner_end(n);
 		if (dir > 0 && end) {
 			fast_push(&seg, s, -1);

@@ -38,8 +38,7 @@ void cds__trie_walk(struct cds_trie *trie, const unsigned char *key, size_t len,
 		}
 		n = slot_inner(v);
 		check_inner(n);
-		if (slot_type(v) == TRIE_N15)
-			prefetch_n15_children(n);
+		prefetch_inner(v);
 		urcu_assert_debug(inner_start(n) == depth);
 		urcu_assert_debug(slot_type(v) == n->type);
 		w->node = n;
