@@ -232,6 +232,14 @@ class Runner:
         return r
 
 
+def print_table_head(title, fmt, names):
+    """Prints @title, the column @names laid out by @fmt, and a rule."""
+    print(title)
+    head = fmt % names
+    print(head)
+    print('-' * len(head))
+
+
 def fmt_states(n):
     return '{:,}'.format(n)
 
@@ -332,12 +340,11 @@ def main():
             first[1].set()
         return run[0], r
 
-    print('Models (2 readers + 1 updater, 2 grace periods; '
-          'waiters: NC callers x NROUND calls)\n')
-    hdr = '%-20s %-9s %12s %9s %8s  %s' % ('model', 'property', 'states',
-                                          'memory', 'time', 'result')
-    print(hdr)
-    print('-' * len(hdr))
+    print_table_head('Models (2 readers + 1 updater, 2 grace periods; '
+                     'waiters: NC callers x NROUND calls)\n',
+                     '%-20s %-9s %12s %9s %8s  %s',
+                     ('model', 'property', 'states', 'memory', 'time',
+                      'result'))
     with concurrent.futures.ThreadPoolExecutor(opts.jobs) as ex:
         futs = [ex.submit(base_task, run) for run in runs]
         for run, fut in zip(runs, futs):
@@ -420,12 +427,11 @@ def main():
                 break
         return label, affected, results
 
-    print('\nMutants (a barrier removed or weakened: "killed" = Spin finds '
-          'an error)\n')
-    hdr = '%-38s %-9s %-20s %12s %7s  %s' % ('mutant', 'result', 'model',
-                                            'states', 'time', 'error')
-    print(hdr)
-    print('-' * len(hdr))
+    print_table_head('\nMutants (a barrier removed or weakened: "killed" = '
+                     'Spin finds an error)\n',
+                     '%-38s %-9s %-20s %12s %7s  %s',
+                     ('mutant', 'result', 'model', 'states', 'time',
+                      'error'))
     with concurrent.futures.ThreadPoolExecutor(opts.jobs) as ex:
         futs = [ex.submit(mutant_task, names, surv) for names, surv in mutants]
         for (names, survives), fut in zip(mutants, futs):
