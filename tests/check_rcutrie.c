@@ -681,6 +681,61 @@ START_TEST(test_node_reuse)
 }
 END_TEST
 
+static int lookupb(struct cds_trie *t, const void *key, size_t len)
+{
+	struct cds_trie_node *n;
+
+	fl->read_lock();
+	n = cds_trie_lookup(t, key, len);
+	fl->read_unlock();
+	return value_of(n);
+}
+
+/*
+ * Exact lookups of byte 0 in 4- and 15-nodes at every fill: their free
+ * positions hold byte 0 too, and a 15-node's key bytes have a 16th,
+ * always 0, with no child behind it.  Byte 0 is found only once it is
+ * given a position (the last one), and not after it is removed.
+ */
+START_TEST(test_small_zero_byte)
+{
+	static const unsigned char zero[2] = { 'x', 0 };
+	static const unsigned char zero_long[3] = { 'x', 0, 'y' };
+	struct item *items[16], *z;
+	unsigned char *keys = calloc(16, 2);
+	struct cds_trie *t;
+	int n, i;
+
+	ck_assert_ptr_nonnull(keys);
+	for (n = 1; n <= 15; n++) {
+		t = new_trie();
+		/* Bytes 0xff, 0xfe, ...: n of them below "x\0" in a node. */
+		for (i = 0; i < n; i++) {
+			keys[2 * i] = 'x';
+			keys[2 * i + 1] = (unsigned char) (0xff - i);
+			items[i] = mkb(keys + 2 * i, 2, i);
+			ck_assert_int_eq(add(t, items[i]), 0);
+		}
+		ck_assert_int_eq(lookupb(t, zero, 2), -1);
+		ck_assert_int_eq(lookupb(t, zero_long, 3), -1);
+		for (i = 0; i < n; i++)
+			ck_assert_int_eq(lookupb(t, keys + 2 * i, 2), i);
+		if (n < 15) {
+			z = mkb(zero, 2, 100);
+			ck_assert_int_eq(add(t, z), 0);
+			ck_assert_int_eq(lookupb(t, zero, 2), 100);
+			ck_assert_int_eq(lookupb(t, zero_long, 3), -1);
+			ck_assert_int_eq(del(t, z), 0);
+			ck_assert_int_eq(lookupb(t, zero, 2), -1);
+			fl->update_synchronize_rcu();
+			free(z);
+		}
+		drain(t, items, n);
+	}
+	free(keys);
+}
+END_TEST
+
 /* Inner nodes come from the caller's allocator, and all go back. */
 START_TEST(test_caller_allocator)
 {
@@ -1431,6 +1486,7 @@ static Suite *rcutrie_suite(void)
 	tcase_add_test(tc, test_entry_macros);
 	tcase_add_test(tc, test_walk_removing);
 	tcase_add_test(tc, test_node_reuse);
+	tcase_add_test(tc, test_small_zero_byte);
 	tcase_add_test(tc, test_caller_allocator);
 	tcase_add_test(tc, test_destroy_all);
 	tcase_add_test(tc, test_destroy_in_callback);

@@ -90,6 +90,7 @@
 #include <pthread.h>
 #include <sched.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -316,16 +317,27 @@ struct trie_inner {
 	uintptr_t lock;
 	uint32_t depth;		/* byte this node branches on, fixed */
 	uint32_t prefix_len;	/* fixed */
-	uint8_t type;		/* enum trie_type, fixed (also in the tags) */
-	/*
-	 * 40: positions in use.  Atomic: readers load it (acquire) before
-	 * the index.
-	 */
-	uint8_t nr_used;
-	/* A 4-node's index (see "4- and 15-nodes" below); atomic. */
-	uint16_t index4;
-	/* A 4-node's key bytes, positions 0..3 (atomic word). */
-	union trie_keys4 { uint32_t w; uint8_t b[4]; } keys4;
+	union {
+		struct {
+			/* A 4-node's key bytes, positions 0..3 (atomic word). */
+			union trie_keys4 { uint32_t w; uint8_t b[4]; } keys4;
+			/* enum trie_type, fixed (also in the tags) */
+			uint8_t type;
+			/*
+			 * 40: positions in use.  Atomic: readers load it
+			 * (acquire) before the index.
+			 */
+			uint8_t nr_used;
+			/* A 4-node's index ("4- and 15-nodes" below); atomic. */
+			uint16_t index4;
+		};
+		/*
+		 * The same 8 bytes as one word: an exact lookup reads a
+		 * 4-node's key bytes with it, where it reads a 15-node's
+		 * first 8 (small_find_slot_exact()).
+		 */
+		uint64_t keys4_word;
+	};
 	uintptr_t end;		/* leaf of the key of length depth, or 0 */
 };
 
@@ -339,6 +351,14 @@ struct trie_body15 {
 	uint64_t index;		/* see "4- and 15-nodes" below; atomic */
 	uintptr_t child[15];
 };
+
+/* Where small_find_slot_exact() reads a 4- and a 15-node's key bytes. */
+_Static_assert(offsetof(struct trie_inner, keys4)
+		       == offsetof(struct trie_inner, keys4_word)
+	       && offsetof(struct trie_inner, keys4_word) + 16
+		       <= sizeof(struct trie_inner) + sizeof(struct trie_body4)
+	       && offsetof(struct trie_body15, keys) == 0,
+	       "a 4-node's key bytes start 16 bytes inside it");
 
 /*
  * The DNS name alphabet: 0x00, '*', '-', '0'-'9', '_', 'a'-'z' (the
@@ -591,6 +611,20 @@ static inline void prefetch_inner(uintptr_t s)
 	__builtin_prefetch(&b->child[14]);
 }
 
+/*
+ * prefetch_inner() for a node known to be a 4- or 15-node (@n15), with
+ * no branch on which: a 4-node asks for its own line (its children),
+ * which the descent reads anyway.
+ */
+static inline void prefetch_small(const struct trie_inner *n, bool n15)
+{
+	const char *b = inner_body(n);
+	const size_t sel = -(size_t) n15;
+
+	__builtin_prefetch(b + (offsetof(struct trie_body15, child) & sel));
+	__builtin_prefetch(b + (offsetof(struct trie_body15, child[14]) & sel));
+}
+
 /* The position of rank @r (below nr). */
 static inline unsigned int small_pos(const struct small_view *v, unsigned int r)
 {
@@ -747,6 +781,49 @@ static inline uintptr_t small_pick(const struct trie_inner *n, unsigned int type
 		}
 	}
 	return 0;
+}
+
+/*
+ * An exact lookup's step through 4/15 node @n (@n15: a 15-node): the
+ * slot of byte @c's position, or NULL.  No branch on the type, which a
+ * descent through a mix of 4- and 15-nodes mispredicts: a 4-node's key
+ * bytes start an 8-byte word of its header as a 15-node's start its
+ * body, so both are read as 16 bytes from one of two addresses (a
+ * 4-node's other 12 bytes are its header's and its end slot, outside
+ * the positions compared), and the children from one of two others.
+ *
+ * It does not read the index, which exact lookups do not need: a
+ * position not yet in use holds byte 0 or the byte being given to it,
+ * so matching one leads to no child or to that byte's subtree, where
+ * the lookup's final comparison of the whole key rejects whatever leaf
+ * it reaches.  And the position of @c, if @c has one, is the lowest that
+ * matches: positions are given in order and those in use hold distinct
+ * bytes (I4).  The key bytes are loaded relaxed: a position's byte never
+ * changes once given.
+ */
+static inline __attribute__((always_inline))
+const uintptr_t *small_find_slot_exact(const struct trie_inner *n, bool n15,
+				       unsigned int c)
+{
+	const size_t sel = -(size_t) n15;	/* all ones for a 15-node */
+	const uint64_t *keys = (const uint64_t *) ((const char *) n
+		+ offsetof(struct trie_inner, keys4_word)
+		+ ((sizeof(struct trie_inner) - offsetof(struct trie_inner,
+							   keys4_word)) & sel));
+	const uintptr_t *child = (const uintptr_t *) ((const char *) n
+		+ sizeof(struct trie_inner)
+		+ (offsetof(struct trie_body15, child) & sel));
+	struct small_keys sk;
+	unsigned int m;
+
+	sk.k.w[0] = __atomic_load_n(&keys[0], __ATOMIC_RELAXED);
+	sk.k.w[1] = __atomic_load_n(&keys[1], __ATOMIC_RELAXED);
+#ifdef TRIE_SSE2
+	sk.v = _mm_set_epi64x((long long) sk.k.w[1], (long long) sk.k.w[0]);
+#endif
+	/* Positions 0..3 of a 4-node, 0..14 of a 15-node. */
+	m = small_eq(&sk, c) & (0xfU | (0x7ff0U & (unsigned int) sel));
+	return m ? &child[__builtin_ctz(m)] : NULL;
 }
 
 /* ------------------------------------------------------------------------

@@ -11,6 +11,8 @@
  * depth (rcutrie-internal.h), so a 40-, name or 256-node costs the line
  * of the child slot only, a 4-node its one line, a 16-node its first
  * line (key bytes) and the child's; then come the leaf and its key.
+ * 4- and 15-nodes take one path, with no branch on which of the two
+ * (small_find_slot_exact()).
  *
  * A longest-prefix lookup must know where the key leaves the trie's
  * paths, so it compares every prefix and remembers the last end slot
@@ -44,18 +46,15 @@ URCU_API struct cds_trie_node *cds_trie_lookup(struct cds_trie *trie,
 		switch (slot_type(s)) {
 		case TRIE_N4:
 		case TRIE_N15: {
-			struct small_view v;
-			unsigned int m;
+			bool n15 = slot_type(s) == TRIE_N15;
+			const uintptr_t *slot;
 
-			prefetch_inner(s);
+			prefetch_small(n, n15);
 			d = n->depth;
 			if (len <= d)
 				goto end;
-			small_view_of(n, slot_type(s), &v);
-			m = small_eq(&v.sk, k[d]) & small_used(v.nr);
-			/* At most one position per byte (I4). */
-			s = m ? load_slot(&small_children(n, slot_type(s))
-					  [__builtin_ctz(m)]) : 0;
+			slot = small_find_slot_exact(n, n15, k[d]);
+			s = slot ? load_slot(slot) : 0;
 			break;
 		}
 		case TRIE_NAME: {
