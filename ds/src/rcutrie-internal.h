@@ -332,9 +332,9 @@ struct trie_inner {
 			uint16_t index4;
 		};
 		/*
-		 * The same 8 bytes as one word: an exact lookup reads a
-		 * 4-node's key bytes with it, where it reads a 15-node's
-		 * first 8 (small_find_slot_exact()).
+		 * The same 8 bytes as one word: readers load a 4-node's
+		 * key bytes with it, as a 15-node's first 8
+		 * (small_key_words()).
 		 */
 		uint64_t keys4_word;
 	};
@@ -352,7 +352,7 @@ struct trie_body15 {
 	uintptr_t child[15];
 };
 
-/* Where small_find_slot_exact() reads a 4- and a 15-node's key bytes. */
+/* Where small_key_words() reads a 4- and a 15-node's key bytes. */
 _Static_assert(offsetof(struct trie_inner, keys4)
 		       == offsetof(struct trie_inner, keys4_word)
 	       && offsetof(struct trie_inner, keys4_word) + 16
@@ -543,6 +543,43 @@ struct small_view {
 };
 
 /*
+ * 4- and 15-nodes are read with no branch on which of the two a node is:
+ * a descent through a random mix of them (1k random integers make one
+ * under a 256-node root) mispredicts such a branch about every other
+ * time.  The address of each field is picked by a mask instead, all
+ * ones for a 15-node (small_sel()), and where the two layouts differ
+ * both fields are loaded and one kept.  A 4-node's key bytes start an
+ * 8-byte word of its header as a 15-node's start its body, so both are
+ * read as the 16 bytes from one of two addresses: for a 4-node, its key
+ * bytes, the rest of that word and its end slot, outside the positions
+ * in use and never compared.
+ */
+static inline uint64_t small_sel(unsigned int type)
+{
+	return -(uint64_t) (type == TRIE_N15);
+}
+
+/* The two words starting with the key bytes of 4/15 node @n. */
+static inline const uint64_t *small_key_words(const struct trie_inner *n,
+					      uint64_t sel)
+{
+	const size_t k4 = offsetof(struct trie_inner, keys4_word);
+	const size_t k15 = sizeof(struct trie_inner)
+			   + offsetof(struct trie_body15, keys);
+
+	return (const uint64_t *) ((const char *) n
+				   + k4 + ((k15 - k4) & (size_t) sel));
+}
+
+static inline uintptr_t *small_children(const struct trie_inner *n,
+					unsigned int type)
+{
+	return (uintptr_t *) ((char *) inner_body(n)
+		+ (offsetof(struct trie_body15, child)
+		   & (size_t) small_sel(type)));
+}
+
+/*
  * Loads the key bytes of 4/15 node @n into @v, whose index (order, nr)
  * was loaded before (relaxed: the bytes of the positions in use never
  * change, and the index load ordered them).
@@ -550,15 +587,10 @@ struct small_view {
 static inline void small_view_keys(const struct trie_inner *n,
 				   unsigned int type, struct small_view *v)
 {
-	if (type == TRIE_N4) {
-		v->sk.k.w[0] = __atomic_load_n(&n->keys4.w, __ATOMIC_RELAXED);
-		v->sk.k.w[1] = 0;
-	} else {
-		const struct trie_body15 *b = inner_body(n);
+	const uint64_t *w = small_key_words(n, small_sel(type));
 
-		v->sk.k.w[0] = __atomic_load_n(&b->keys.w[0], __ATOMIC_RELAXED);
-		v->sk.k.w[1] = __atomic_load_n(&b->keys.w[1], __ATOMIC_RELAXED);
-	}
+	v->sk.k.w[0] = __atomic_load_n(&w[0], __ATOMIC_RELAXED);
+	v->sk.k.w[1] = __atomic_load_n(&w[1], __ATOMIC_RELAXED);
 #ifdef TRIE_SSE2
 	v->sk.v = _mm_set_epi64x((long long) v->sk.k.w[1],
 				 (long long) v->sk.k.w[0]);
@@ -568,61 +600,53 @@ static inline void small_view_keys(const struct trie_inner *n,
 /*
  * Loads the index (acquire: pairs with publish_index() in
  * rcutrie-node.c, so the positions below its count are seen filled),
- * then the key bytes.
+ * then the key bytes.  Both types' index words are loaded (a 4-node's
+ * 15-node index word is one of its child slots; a 15-node's 4-node
+ * index is 0) and the node's kept.
  */
 static inline void small_view_of(const struct trie_inner *n, unsigned int type,
 				 struct small_view *v)
 {
-	if (type == TRIE_N4) {
-		unsigned int idx = __atomic_load_n(&n->index4, __ATOMIC_ACQUIRE);
+	const uint64_t sel = small_sel(type);
+	const struct trie_body15 *b = inner_body(n);
+	uint64_t i15 = __atomic_load_n(&b->index, __ATOMIC_ACQUIRE);
+	uint64_t i4 = __atomic_load_n(&n->index4, __ATOMIC_ACQUIRE);
 
-		v->order = idx & 0xff;
-		v->nr = idx >> INDEX4_NR_SHIFT;
-		v->bits = 2;
-	} else {
-		const struct trie_body15 *b = inner_body(n);
-		uint64_t idx = __atomic_load_n(&b->index, __ATOMIC_ACQUIRE);
+	/* A 4-node's count sits above its 8 bits of order: never read. */
+	uint64_t idx = (i15 & sel) | (i4 & ~sel);
 
-		v->order = idx;
-		v->nr = (unsigned int) (idx >> INDEX15_NR_SHIFT);
-		v->bits = 4;
-	}
+	v->order = idx;
+	v->nr = (unsigned int) (idx >> (INDEX4_NR_SHIFT
+		+ ((INDEX15_NR_SHIFT - INDEX4_NR_SHIFT) & sel)));
+	v->bits = 2 + (unsigned int) (2 & sel);
 	small_view_keys(n, type, v);
 }
 
 /*
- * Called by every descent as it reaches the inner node slot @s points
- * to: asks for the lines beyond the node's first that the descent reads
- * next.  A 15-node spans three lines, its key bytes in the first and its
+ * Called by every descent as it reaches 4/15 node @n (@type), or any
+ * node through prefetch_inner(): asks for the lines beyond the node's
+ * first that the descent reads next.  A 15-node spans three lines, its key bytes in the first and its
  * children in the other two: all three are asked for at once, so that on
  * a cold node the child's line is on its way while the key bytes are
- * compared, instead of being missed after them.  Other types need
- * nothing: a 4-node is one line, and a name, 40- or 256-node is indexed
- * straight at the line it reads.
+ * compared, instead of being missed after them.  A 4-node asks for its
+ * own line, which is read anyway, so that both take the same code (see
+ * small_sel()).  Other types need nothing: a name, 40- or 256-node is
+ * indexed straight at the line it reads.
  */
-static inline void prefetch_inner(uintptr_t s)
-{
-	const struct trie_body15 *b;
-
-	if (slot_type(s) != TRIE_N15)
-		return;
-	b = inner_body(slot_inner(s));
-	__builtin_prefetch(&b->child[0]);
-	__builtin_prefetch(&b->child[14]);
-}
-
-/*
- * prefetch_inner() for a node known to be a 4- or 15-node (@n15), with
- * no branch on which: a 4-node asks for its own line (its children),
- * which the descent reads anyway.
- */
-static inline void prefetch_small(const struct trie_inner *n, bool n15)
+static inline void prefetch_small(const struct trie_inner *n, unsigned int type)
 {
 	const char *b = inner_body(n);
-	const size_t sel = -(size_t) n15;
+	const size_t sel = (size_t) small_sel(type);
 
 	__builtin_prefetch(b + (offsetof(struct trie_body15, child) & sel));
 	__builtin_prefetch(b + (offsetof(struct trie_body15, child[14]) & sel));
+}
+
+/* The same from the slot @s pointing to a node of any type. */
+static inline void prefetch_inner(uintptr_t s)
+{
+	if (slot_type(s) <= TRIE_N15)
+		prefetch_small(slot_inner(s), slot_type(s));
 }
 
 /* The position of rank @r (below nr). */
@@ -720,14 +744,6 @@ static inline unsigned int small_used(unsigned int nr)
 	return (1U << nr) - 1;
 }
 
-static inline uintptr_t *small_children(const struct trie_inner *n,
-					unsigned int type)
-{
-	if (type == TRIE_N4)
-		return ((struct trie_body4 *) inner_body(n))->child;
-	return ((struct trie_body15 *) inner_body(n))->child;
-}
-
 /* Rank of the first position whose byte is above @c (c: -1..255). */
 static inline unsigned int small_rank_above(const struct small_view *v, int c)
 {
@@ -784,46 +800,36 @@ static inline uintptr_t small_pick(const struct trie_inner *n, unsigned int type
 }
 
 /*
- * An exact lookup's step through 4/15 node @n (@n15: a 15-node): the
- * slot of byte @c's position, or NULL.  No branch on the type, which a
- * descent through a mix of 4- and 15-nodes mispredicts: a 4-node's key
- * bytes start an 8-byte word of its header as a 15-node's start its
- * body, so both are read as 16 bytes from one of two addresses (a
- * 4-node's other 12 bytes are its header's and its end slot, outside
- * the positions compared), and the children from one of two others.
- *
- * It does not read the index, which exact lookups do not need: a
- * position not yet in use holds byte 0 or the byte being given to it,
- * so matching one leads to no child or to that byte's subtree, where
- * the lookup's final comparison of the whole key rejects whatever leaf
- * it reaches.  And the position of @c, if @c has one, is the lowest that
- * matches: positions are given in order and those in use hold distinct
- * bytes (I4).  The key bytes are loaded relaxed: a position's byte never
- * changes once given.
+ * An exact lookup's step through 4/15 node @n (@type): the slot of byte
+ * @c's position, or NULL.  It does not read the index, which exact
+ * lookups do not need: a position not yet in use holds byte 0 or the
+ * byte being given to it, so matching one leads to no child or to that
+ * byte's subtree, where the lookup's final comparison of the whole key
+ * rejects whatever leaf it reaches.  And the position of @c, if @c has
+ * one, is the lowest that matches: positions are given in order and
+ * those in use hold distinct bytes (I4).  The key bytes are loaded
+ * relaxed: a position's byte never changes once given.  The child slot
+ * of a new position is stored with release (small_append(),
+ * rcutrie-node.c) like every other slot, so the load_slot() that
+ * follows sees the child initialized without the index's acquire.
  */
 static inline __attribute__((always_inline))
-const uintptr_t *small_find_slot_exact(const struct trie_inner *n, bool n15,
-				       unsigned int c)
+const uintptr_t *small_find_slot_exact(const struct trie_inner *n,
+				       unsigned int type, unsigned int c)
 {
-	const size_t sel = -(size_t) n15;	/* all ones for a 15-node */
-	const uint64_t *keys = (const uint64_t *) ((const char *) n
-		+ offsetof(struct trie_inner, keys4_word)
-		+ ((sizeof(struct trie_inner) - offsetof(struct trie_inner,
-							   keys4_word)) & sel));
-	const uintptr_t *child = (const uintptr_t *) ((const char *) n
-		+ sizeof(struct trie_inner)
-		+ (offsetof(struct trie_body15, child) & sel));
+	const uint64_t sel = small_sel(type);
+	const uint64_t *w = small_key_words(n, sel);
 	struct small_keys sk;
 	unsigned int m;
 
-	sk.k.w[0] = __atomic_load_n(&keys[0], __ATOMIC_RELAXED);
-	sk.k.w[1] = __atomic_load_n(&keys[1], __ATOMIC_RELAXED);
+	sk.k.w[0] = __atomic_load_n(&w[0], __ATOMIC_RELAXED);
+	sk.k.w[1] = __atomic_load_n(&w[1], __ATOMIC_RELAXED);
 #ifdef TRIE_SSE2
 	sk.v = _mm_set_epi64x((long long) sk.k.w[1], (long long) sk.k.w[0]);
 #endif
 	/* Positions 0..3 of a 4-node, 0..14 of a 15-node. */
 	m = small_eq(&sk, c) & (0xfU | (0x7ff0U & (unsigned int) sel));
-	return m ? &child[__builtin_ctz(m)] : NULL;
+	return m ? &small_children(n, type)[__builtin_ctz(m)] : NULL;
 }
 
 /* ------------------------------------------------------------------------

@@ -46,14 +46,13 @@ URCU_API struct cds_trie_node *cds_trie_lookup(struct cds_trie *trie,
 		switch (slot_type(s)) {
 		case TRIE_N4:
 		case TRIE_N15: {
-			bool n15 = slot_type(s) == TRIE_N15;
 			const uintptr_t *slot;
 
-			prefetch_small(n, n15);
+			prefetch_small(n, slot_type(s));
 			d = n->depth;
 			if (len <= d)
 				goto end;
-			slot = small_find_slot_exact(n, n15, k[d]);
+			slot = small_find_slot_exact(n, slot_type(s), k[d]);
 			s = slot ? load_slot(slot) : 0;
 			break;
 		}

@@ -260,8 +260,8 @@ bool cds__trie_can_insert(struct trie_inner *n, unsigned int c)
 
 /*
  * Gives byte @c a new position in 4/15 node @n, with child @s: key byte
- * and child first (relaxed), then the index, where the new position
- * takes its rank among the bytes in use.
+ * (relaxed) and child (release) first, then the index, where the new
+ * position takes its rank among the bytes in use.
  */
 static void small_append(struct trie_inner *n, unsigned int c, uintptr_t s)
 {
@@ -276,7 +276,8 @@ static void small_append(struct trie_inner *n, unsigned int c, uintptr_t s)
 	if (n->type == TRIE_N4) {
 		union trie_keys4 k;
 
-		k.w = (uint32_t) v.sk.k.w[0];
+		/* The view's first 4 bytes, in address order. */
+		memcpy(k.b, v.sk.k.b, sizeof(k.b));
 		k.b[p] = (uint8_t) c;
 		/* Relaxed: published by publish_index(). */
 		__atomic_store_n(&n->keys4.w, k.w, __ATOMIC_RELAXED);
@@ -288,8 +289,13 @@ static void small_append(struct trie_inner *n, unsigned int c, uintptr_t s)
 		/* Relaxed: published by publish_index(). */
 		__atomic_store_n(&b->keys.w[p / 8], k.w[p / 8], __ATOMIC_RELAXED);
 	}
-	/* Relaxed: published by publish_index(). */
-	__atomic_store_n(&small_children(n, n->type)[p], s, __ATOMIC_RELAXED);
+	/*
+	 * Release, though publish_index() publishes the position: an exact
+	 * lookup reads the child without the index
+	 * (small_find_slot_exact()), and its consume load of the slot pairs
+	 * with this store, so the child is seen initialized.
+	 */
+	publish_slot(&small_children(n, n->type)[p], s);
 	/* Ranks r and up move up one field; p takes rank r. */
 	order = v.order & ((1ULL << (p * v.bits)) - 1);
 	below = order & ((1ULL << (r * v.bits)) - 1);
