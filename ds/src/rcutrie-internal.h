@@ -559,6 +559,12 @@ static inline uint64_t small_sel(unsigned int type)
 	return -(uint64_t) (type == TRIE_N15);
 }
 
+/* Bits per rank in the index of a 4/15 node of @type: 2 or 4. */
+static inline unsigned int small_rank_bits(unsigned int type)
+{
+	return 2 + (unsigned int) (2 & small_sel(type));
+}
+
 /* The two words starting with the key bytes of 4/15 node @n. */
 static inline const uint64_t *small_key_words(const struct trie_inner *n,
 					      uint64_t sel)
@@ -618,7 +624,7 @@ static inline void small_view_of(const struct trie_inner *n, unsigned int type,
 	v->order = idx;
 	v->nr = (unsigned int) (idx >> (INDEX4_NR_SHIFT
 		+ ((INDEX15_NR_SHIFT - INDEX4_NR_SHIFT) & sel)));
-	v->bits = 2 + (unsigned int) (2 & sel);
+	v->bits = small_rank_bits(type);
 	small_view_keys(n, type, v);
 }
 
@@ -817,18 +823,13 @@ static inline __attribute__((always_inline))
 const uintptr_t *small_find_slot_exact(const struct trie_inner *n,
 				       unsigned int type, unsigned int c)
 {
-	const uint64_t sel = small_sel(type);
-	const uint64_t *w = small_key_words(n, sel);
-	struct small_keys sk;
+	struct small_view v;	/* only its key bytes */
 	unsigned int m;
 
-	sk.k.w[0] = __atomic_load_n(&w[0], __ATOMIC_RELAXED);
-	sk.k.w[1] = __atomic_load_n(&w[1], __ATOMIC_RELAXED);
-#ifdef TRIE_SSE2
-	sk.v = _mm_set_epi64x((long long) sk.k.w[1], (long long) sk.k.w[0]);
-#endif
+	small_view_keys(n, type, &v);
 	/* Positions 0..3 of a 4-node, 0..14 of a 15-node. */
-	m = small_eq(&sk, c) & (0xfU | (0x7ff0U & (unsigned int) sel));
+	m = small_eq(&v.sk, c)
+	    & (0xfU | (0x7ff0U & (unsigned int) small_sel(type)));
 	return m ? &small_children(n, type)[__builtin_ctz(m)] : NULL;
 }
 

@@ -681,7 +681,7 @@ step:
 
 			v.order = lv->order;
 			v.nr = lv->nr;
-			v.bits = 2 + (unsigned int) (2 & small_sel(type));
+			v.bits = small_rank_bits(type);
 			s = 0;
 			if (dir > 0 ? rank < v.nr : rank > 0) {
 				small_view_keys(n, type, &v);
