@@ -190,8 +190,6 @@ def main():
         benches['qsbr'] = args.qsbr
     flavors = [f for f in FLAVORS if f in benches]
 
-    data = {}
-    raw = {}
     mem = {}
     miss = {}
     miss_note = None
@@ -207,31 +205,28 @@ def main():
                                  for fsq, v in m.items()}
         if not any(miss.values()):
             miss_note = 'not measured in the run replayed'
+        args.note.append('results of the run in %s, reported again.'
+                         % args.replay)
+    else:
+        raw = {}
         for kind in KINDS:
             for n in SIZES:
                 for fl in flavors:
-                    data[(kind, n, fl)] = Data(
-                        raw.get('%s:%d:%s' % (kind, n, fl)), rounds)
-        args.note.append('results of the run in %s, reported again.'
-                         % args.replay)
-    for kind in KINDS if not args.replay else []:
-        for n in SIZES:
-            for fl in flavors:
-                res = run([benches[fl], 'run', kind, str(n), str(rounds),
-                           str(seconds)])
-                data[(kind, n, fl)] = Data(res, rounds)
-                raw['%s:%d:%s' % (kind, n, fl)] = res
-    for kind in KINDS if not args.replay else []:
-        mem[kind] = run([args.bench, 'mem', kind, '1000000']) or {}
-        for n in SIZES:
-            miss[(kind, n)], miss_note = misses(benches, kind, n)
+                    raw['%s:%d:%s' % (kind, n, fl)] = run(
+                        [benches[fl], 'run', kind, str(n), str(rounds),
+                         str(seconds)])
+        for kind in KINDS:
+            mem[kind] = run([args.bench, 'mem', kind, '1000000']) or {}
+            for n in SIZES:
+                miss[(kind, n)], miss_note = misses(benches, kind, n)
+        uptime = subprocess.run(['uptime'], stdout=subprocess.PIPE,
+                                universal_newlines=True).stdout.strip()
+    data = {(kind, n, fl): Data(raw.get('%s:%d:%s' % (kind, n, fl)), rounds)
+            for kind in KINDS for n in SIZES for fl in flavors}
 
     L = []
     L.append('# Trie benchmark (tests/bench/trie)')
     L.append('')
-    if not args.replay:
-        uptime = subprocess.run(['uptime'], stdout=subprocess.PIPE,
-                                universal_newlines=True).stdout.strip()
     L.append('%d rounds of %g s per configuration; `uptime` at the end: %s.'
              % (rounds, seconds, uptime))
     L.append('Cells: million operations per second of CPU time, median of '
