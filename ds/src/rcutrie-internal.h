@@ -53,12 +53,16 @@
  *       obsolete node never changes again: it is a snapshot of its slots
  *       at the moment it was replaced, and its children (shared with its
  *       replacement, never copied) go on living.
- *  (I4) An in-place change is a single release store of one slot (after
- *       the bytes that locate it, if new, are in place): a reader sees
- *       it entirely or not at all.  A position of a 4/16/40-node, once
- *       given to byte c, stays c's for the node's lifetime (a removed
- *       child leaves a "tombstone" that only c can reuse), so a reader
- *       never pairs a byte with another byte's child.
+ *  (I4) An in-place change is a single release store of one slot: a
+ *       reader sees it entirely or not at all.  A new position of a
+ *       4/15/40-node gets its key byte, then its slot (release on a
+ *       4/15-node), then the release store of the index (4/15: the
+ *       order word; 40: the index entry) that shows it to readers going
+ *       by the index.  A position, once given to byte c, stays c's for
+ *       the node's lifetime (a removed child leaves a "tombstone" that
+ *       only c can reuse), so a reader going by the index never pairs a
+ *       byte with another byte's child (an exact lookup, which does not,
+ *       relies on its final key comparison: small_find_slot_exact()).
  *  (I5) Any other change (grow, shrink, prefix split, merge of a node
  *       whose only entry is an inner node with it, removal of an empty
  *       node) builds new nodes privately and publishes them with one
