@@ -635,13 +635,14 @@ static inline void small_view_of(const struct trie_inner *n, unsigned int type,
 /*
  * Called by every descent as it reaches 4/15 node @n (@type), or any
  * node through prefetch_inner(): asks for the lines beyond the node's
- * first that the descent reads next.  A 15-node spans three lines, its key bytes in the first and its
- * children in the other two: all three are asked for at once, so that on
- * a cold node the child's line is on its way while the key bytes are
- * compared, instead of being missed after them.  A 4-node asks for its
- * own line, which is read anyway, so that both take the same code (see
- * small_sel()).  Other types need nothing: a name, 40- or 256-node is
- * indexed straight at the line it reads.
+ * first that the descent reads next.  A 15-node spans three lines, its
+ * key bytes in the first and its children in the other two: all three
+ * are asked for at once, so that on a cold node the child's line is on
+ * its way while the key bytes are compared, instead of being missed
+ * after them.  A 4-node asks for its own line, which is read anyway, so
+ * that both take the same code (see small_sel()).  Other types need
+ * nothing: a name, 40- or 256-node is indexed straight at the line it
+ * reads.
  */
 static inline void prefetch_small(const struct trie_inner *n, unsigned int type)
 {
