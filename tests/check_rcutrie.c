@@ -154,14 +154,19 @@ static int value_of(struct cds_trie_node *node)
 	return node ? item_of(node)->value : -1;
 }
 
-static int lookup(struct cds_trie *t, const char *key)
+static int lookupb(struct cds_trie *t, const void *key, size_t len)
 {
 	struct cds_trie_node *n;
 
 	fl->read_lock();
-	n = cds_trie_lookup(t, key, strlen(key));
+	n = cds_trie_lookup(t, key, len);
 	fl->read_unlock();
 	return value_of(n);
+}
+
+static int lookup(struct cds_trie *t, const char *key)
+{
+	return lookupb(t, key, strlen(key));
 }
 
 enum query { Q_LE, Q_LT, Q_GE, Q_GT, Q_PREFIX };
@@ -681,16 +686,6 @@ START_TEST(test_node_reuse)
 }
 END_TEST
 
-static int lookupb(struct cds_trie *t, const void *key, size_t len)
-{
-	struct cds_trie_node *n;
-
-	fl->read_lock();
-	n = cds_trie_lookup(t, key, len);
-	fl->read_unlock();
-	return value_of(n);
-}
-
 /*
  * Exact lookups of byte 0 in 4- and 15-nodes at every fill: their free
  * positions hold byte 0 too, and a 15-node's key bytes have a 16th,
@@ -701,25 +696,24 @@ START_TEST(test_small_zero_byte)
 {
 	static const unsigned char zero[2] = { 'x', 0 };
 	static const unsigned char zero_long[3] = { 'x', 0, 'y' };
-	struct item *items[16], *z;
-	unsigned char *keys = calloc(16, 2);
+	unsigned char keys[15][2];
+	struct item *items[15], *z;
 	struct cds_trie *t;
 	int n, i;
 
-	ck_assert_ptr_nonnull(keys);
 	for (n = 1; n <= 15; n++) {
 		t = new_trie();
 		/* Bytes 0xff, 0xfe, ...: n of them below "x\0" in a node. */
 		for (i = 0; i < n; i++) {
-			keys[2 * i] = 'x';
-			keys[2 * i + 1] = (unsigned char) (0xff - i);
-			items[i] = mkb(keys + 2 * i, 2, i);
+			keys[i][0] = 'x';
+			keys[i][1] = (unsigned char) (0xff - i);
+			items[i] = mkb(keys[i], 2, i);
 			ck_assert_int_eq(add(t, items[i]), 0);
 		}
 		ck_assert_int_eq(lookupb(t, zero, 2), -1);
 		ck_assert_int_eq(lookupb(t, zero_long, 3), -1);
 		for (i = 0; i < n; i++)
-			ck_assert_int_eq(lookupb(t, keys + 2 * i, 2), i);
+			ck_assert_int_eq(lookupb(t, keys[i], 2), i);
 		if (n < 15) {
 			z = mkb(zero, 2, 100);
 			ck_assert_int_eq(add(t, z), 0);
@@ -732,7 +726,6 @@ START_TEST(test_small_zero_byte)
 		}
 		drain(t, items, n);
 	}
-	free(keys);
 }
 END_TEST
 
