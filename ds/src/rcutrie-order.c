@@ -438,14 +438,24 @@ struct fast_level {
 
 #define NEAR_SCAN	0x10000U
 
-/* Levels of the path; @up holds the levels above them (NULL: none). */
+/*
+ * Levels of the path; @up holds the levels above them (NULL: none).
+ * The frame running a segment keeps its depth in a local and stores it
+ * here only before another function reads the segment.
+ */
 struct fast_seg {
 	const struct fast_seg *up;
 	unsigned int depth;
 	struct fast_level lv[FAST_SEG];
 };
 
-/* A query, and where its descent is. */
+/*
+ * A query, and where its descent is when a deeper frame takes it on.
+ * fast_run() takes it by value and works on locals: a slot load is an
+ * acquire load (compilers take consume as acquire), after which fields
+ * of a structure whose address has escaped are loaded again, as another
+ * thread might have written them (about 15 instructions per query).
+ */
 struct fast_query {
 	const unsigned char *key;
 	size_t len;
@@ -464,13 +474,14 @@ enum fast_phase { PH_SEEK, PH_EXTREME };
 /* The query engine is inlined into one function per query. */
 #define FAST_INLINE	static inline __attribute__((always_inline))
 
-static struct cds_trie_node *fast_overflow(struct fast_query *q,
+static struct cds_trie_node *fast_overflow(const struct fast_query *q,
 		const struct fast_seg *up, enum fast_phase ph, uintptr_t s);
 
-FAST_INLINE struct fast_level *fast_push(struct fast_seg *seg, uintptr_t s,
+FAST_INLINE struct fast_level *fast_push(struct fast_seg *seg,
+					 unsigned int *depth, uintptr_t s,
 					 int slot)
 {
-	struct fast_level *lv = &seg->lv[seg->depth++];
+	struct fast_level *lv = &seg->lv[(*depth)++];
 
 	lv->s = s;
 	lv->slot = slot;
@@ -508,21 +519,23 @@ static __attribute__((noinline)) void fast_to_iter(struct cds_trie_iter *it,
 	it->anchor_len = x->key_len;
 }
 
-FAST_INLINE struct cds_trie_node *fast_found(struct fast_query *q,
-		const struct fast_seg *seg, struct cds_trie_node *x)
+FAST_INLINE struct cds_trie_node *fast_found(struct cds_trie_iter *iter,
+		struct fast_seg *seg, unsigned int depth,
+		struct cds_trie_node *x)
 {
 	const struct fast_seg *sg;
 	unsigned int i, k;
 
-	if (q->iter) {
-		fast_to_iter(q->iter, seg, x);
+	if (iter) {
+		seg->depth = depth;
+		fast_to_iter(iter, seg, x);
 		/* Levels, deepest first, into path[depth - 1] down to 0. */
-		k = q->iter->depth;
+		k = iter->depth;
 		for (sg = seg; sg && k; sg = sg->up) {
 			for (i = sg->depth; i-- > 0 && k;) {
 				k--;
-				q->iter->path[k] = (void *) sg->lv[i].s;
-				q->iter->slot[k] = (short) sg->lv[i].slot;
+				iter->path[k] = (void *) sg->lv[i].s;
+				iter->slot[k] = (short) sg->lv[i].slot;
 			}
 		}
 	}
@@ -534,7 +547,7 @@ FAST_INLINE struct cds_trie_node *fast_found(struct fast_query *q,
  * levels sit below @up: the answer, NULL when there is none (outermost
  * frame only), or FAST_CLIMB.
  */
-FAST_INLINE struct cds_trie_node *fast_run(struct fast_query *q,
+FAST_INLINE struct cds_trie_node *fast_run(const struct fast_query q,
 		const struct fast_seg *up, enum fast_phase ph, uintptr_t s,
 		int dir, bool strict)
 {
@@ -542,24 +555,31 @@ FAST_INLINE struct cds_trie_node *fast_run(struct fast_query *q,
 	struct cds_trie_node *x;
 	const struct trie_inner *n;
 	struct fast_level *lv;
-	unsigned int c, type;
+	unsigned int c, type, depth = 0;
+	const unsigned char *const key = q.key;
+	const size_t len = q.len;
+	struct cds_trie_iter *const iter = q.iter;
+	struct fast_query deeper;
+	size_t d = q.d;
 	uintptr_t end, next;
 	int r, b;
 
 	seg.up = up;
-	seg.depth = 0;
 	if (ph == PH_EXTREME)
 		goto extreme;
 	while (s) {
 		if (slot_is_leaf(s)) {
 			x = slot_leaf(s);
-			r = key_cmp(x->key, x->key_len, q->key, q->len);
+			r = key_cmp(x->key, x->key_len, key, len);
 			if (r * dir > 0 || (!r && !strict))
-				return fast_found(q, &seg, x);
+				return fast_found(iter, &seg, depth, x);
 			goto step;
 		}
-		if (caa_unlikely(seg.depth == FAST_SEG)) {
-			x = fast_overflow(q, &seg, PH_SEEK, s);
+		if (caa_unlikely(depth == FAST_SEG)) {
+			seg.depth = depth;
+			deeper = q;
+			deeper.d = d;
+			x = fast_overflow(&deeper, &seg, PH_SEEK, s);
 			if (x != FAST_CLIMB)
 				return x;
 			goto step;
@@ -569,28 +589,28 @@ FAST_INLINE struct cds_trie_node *fast_run(struct fast_query *q,
 		type = slot_type(s);
 		prefetch_inner(s);
 		if (caa_unlikely(slot_plen(s))) {
-			r = prefix_key_cmp(s, n, q->key, q->len);
+			r = prefix_key_cmp(s, n, key, len);
 			if (r) {
 				/* The node lies wholly on one side of the key. */
 				if (r * dir < 0)
 					goto step;
 				goto extreme;
 			}
-			q->d = n->depth;
+			d = n->depth;
 		} else {
-			q->d++;
+			d++;
 		}
 		/* The prefix matched: len >= d (see prefix_key_cmp()). */
-		if (q->len == q->d) {
+		if (len == d) {
 			/* The end slot holds the key; all children follow it. */
-			fast_push(&seg, s, -1);
+			fast_push(&seg, &depth, s, -1);
 			s = inner_end(n);
 			if (s && !strict)
-				return fast_found(q, &seg, slot_leaf(s));
+				return fast_found(iter, &seg, depth, slot_leaf(s));
 			goto step;
 		}
-		c = q->key[q->d];
-		lv = fast_push(&seg, s, (int) c);
+		c = key[d];
+		lv = fast_push(&seg, &depth, s, (int) c);
 		if (type <= TRIE_N15) {
 			struct small_view v;
 			unsigned int m, lt;
@@ -628,8 +648,9 @@ FAST_INLINE struct cds_trie_node *fast_run(struct fast_query *q,
 extreme:
 	/* Descend from s to its smallest (dir > 0) or greatest leaf. */
 	while (!slot_is_leaf(s)) {
-		if (caa_unlikely(seg.depth == FAST_SEG)) {
-			x = fast_overflow(q, &seg, PH_EXTREME, s);
+		if (caa_unlikely(depth == FAST_SEG)) {
+			seg.depth = depth;
+			x = fast_overflow(&q, &seg, PH_EXTREME, s);
 			if (x != FAST_CLIMB)
 				return x;
 			goto step;
@@ -639,36 +660,36 @@ extreme:
 		prefetch_inner(s);
 		end = inner_end(n);
 		if (dir > 0 && end) {
-			fast_push(&seg, s, -1);
-			return fast_found(q, &seg, slot_leaf(end));
+			fast_push(&seg, &depth, s, -1);
+			return fast_found(iter, &seg, depth, slot_leaf(end));
 		}
 		next = dir > 0 ? inner_next_child(n, slot_type(s), -1, &b)
 			       : inner_prev_child(n, slot_type(s), 256, &b);
 		if (!next) {
 			if (dir < 0 && end) {
-				fast_push(&seg, s, -1);
-				return fast_found(q, &seg, slot_leaf(end));
+				fast_push(&seg, &depth, s, -1);
+				return fast_found(iter, &seg, depth, slot_leaf(end));
 			}
 			/* Emptied meanwhile: step on from the level above. */
 			goto step;
 		}
-		fast_push(&seg, s, b);
+		fast_push(&seg, &depth, s, b);
 		s = next;
 	}
-	return fast_found(q, &seg, slot_leaf(s));
+	return fast_found(iter, &seg, depth, slot_leaf(s));
 
 step:
 	/*
 	 * From the deepest level, the nearest nonempty slot in the query's
 	 * direction, climbing while a node has none.
 	 */
-	while (seg.depth) {
-		lv = &seg.lv[seg.depth - 1];
+	while (depth) {
+		lv = &seg.lv[depth - 1];
 		n = slot_inner(lv->s);
 		type = slot_type(lv->s);
 		if (dir < 0 && lv->slot < 0) {
 			/* Nothing of the node comes before its end slot. */
-			seg.depth--;
+			depth--;
 			continue;
 		}
 		if (lv->near != NEAR_SCAN) {
@@ -695,9 +716,9 @@ step:
 			/* Below: the end slot comes before every child. */
 			if (dir < 0 && (s = inner_end(n))) {
 				lv->slot = -1;
-				return fast_found(q, &seg, slot_leaf(s));
+				return fast_found(iter, &seg, depth, slot_leaf(s));
 			}
-			seg.depth--;
+			depth--;
 			continue;
 		}
 		lv->slot = b;
@@ -709,10 +730,10 @@ step:
 
 /* A new frame for a path deeper than the caller's segment. */
 static __attribute__((noinline)) struct cds_trie_node *fast_overflow(
-		struct fast_query *q, const struct fast_seg *up,
+		const struct fast_query *q, const struct fast_seg *up,
 		enum fast_phase ph, uintptr_t s)
 {
-	return fast_run(q, up, ph, s, q->dir, q->strict);
+	return fast_run(*q, up, ph, s, q->dir, q->strict);
 }
 
 /*
@@ -723,7 +744,7 @@ FAST_INLINE struct cds_trie_node *fast_query(struct cds_trie *trie,
 		struct cds_trie_iter *iter, const void *key, size_t len,
 		enum fast_phase ph, int dir, bool strict)
 {
-	struct fast_query q = {
+	const struct fast_query q = {
 		.key = key, .len = len, .dir = dir, .strict = strict,
 		.d = (size_t) -1, .iter = iter,
 	};
@@ -739,7 +760,7 @@ FAST_INLINE struct cds_trie_node *fast_query(struct cds_trie *trie,
 	if (ph == PH_EXTREME && !s)
 		x = NULL;
 	else
-		x = fast_run(&q, NULL, ph, s, dir, strict);
+		x = fast_run(q, NULL, ph, s, dir, strict);
 	if (iter) {
 		iter->node = x;
 		if (!x)
