@@ -559,7 +559,6 @@ FAST_INLINE struct cds_trie_node *fast_run(const struct fast_query q,
 	const unsigned char *const key = q.key;
 	const size_t len = q.len;
 	struct cds_trie_iter *const iter = q.iter;
-	struct fast_query deeper;
 	size_t d = q.d;
 	uintptr_t end, next;
 	int r, b;
@@ -576,9 +575,10 @@ FAST_INLINE struct cds_trie_node *fast_run(const struct fast_query q,
 			goto step;
 		}
 		if (caa_unlikely(depth == FAST_SEG)) {
-			seg.depth = depth;
-			deeper = q;
+			struct fast_query deeper = q;
+
 			deeper.d = d;
+			seg.depth = depth;
 			x = fast_overflow(&deeper, &seg, PH_SEEK, s);
 			if (x != FAST_CLIMB)
 				return x;
