@@ -37,7 +37,7 @@
  * prefix length when below 3 (3: read it from the node).  A reader thus
  * knows, before touching a node, how to index it and at which depth,
  * and a level costs it one cache line of a 40- or 256-node: the child
- * slot's (a 4- or 16-node keeps its key bytes in its first line).
+ * slot's (a 4- or 15-node keeps its key bytes in its first line).
  *
  * Invariants:
  *  (I1) A node's type, depth, prefix and path never change once it is

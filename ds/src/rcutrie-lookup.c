@@ -9,7 +9,7 @@
  * some other key's leaf, which the one full comparison at the end
  * rejects.  The slot's tags give the node's type and, most often, its
  * depth (rcutrie-internal.h), so a 40-, name or 256-node costs the line
- * of the child slot only, a 4-node its one line, a 16-node its first
+ * of the child slot only, a 4-node its one line, a 15-node its first
  * line (key bytes) and the child's; then come the leaf and its key.
  * 4- and 15-nodes take one path, with no branch on which of the two
  * (small_find_slot_exact()).

@@ -548,8 +548,7 @@ FAST_INLINE struct cds_trie_node *fast_found(struct cds_trie_iter *iter,
  * frame only), or FAST_CLIMB.
  */
 FAST_INLINE struct cds_trie_node *fast_run(const struct fast_query q,
-		const struct fast_seg *up, enum fast_phase ph, uintptr_t s,
-		int dir, bool strict)
+		const struct fast_seg *up, enum fast_phase ph, uintptr_t s)
 {
 	struct fast_seg seg;
 	struct cds_trie_node *x;
@@ -559,6 +558,8 @@ FAST_INLINE struct cds_trie_node *fast_run(const struct fast_query q,
 	const unsigned char *const key = q.key;
 	const size_t len = q.len;
 	struct cds_trie_iter *const iter = q.iter;
+	const int dir = q.dir;
+	const bool strict = q.strict;
 	size_t d = q.d;
 	uintptr_t end, next;
 	int r, b;
@@ -733,7 +734,7 @@ static __attribute__((noinline)) struct cds_trie_node *fast_overflow(
 		const struct fast_query *q, const struct fast_seg *up,
 		enum fast_phase ph, uintptr_t s)
 {
-	return fast_run(*q, up, ph, s, q->dir, q->strict);
+	return fast_run(*q, up, ph, s);
 }
 
 /*
@@ -760,7 +761,7 @@ FAST_INLINE struct cds_trie_node *fast_query(struct cds_trie *trie,
 	if (ph == PH_EXTREME && !s)
 		x = NULL;
 	else
-		x = fast_run(q, NULL, ph, s, dir, strict);
+		x = fast_run(q, NULL, ph, s);
 	if (iter) {
 		iter->node = x;
 		if (!x)
