@@ -59,6 +59,15 @@ static inline double cmp_thread_cpu(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+/* CPU time used so far by the whole process (helper threads included). */
+static inline double cmp_process_cpu(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
 /*
  * Sum over threads of count / CPU time: what the threads would have done
  * with a CPU each for the whole run.  Time taken from them by other

@@ -27,7 +27,9 @@ instructions and data cache misses per query from callgrind's cache
 simulation (repeatable counts), for 1k and 1M keys.
 
 Knobs (environment): URCU_BENCH_ROUNDS (default 5), URCU_BENCH_SECONDS
-(default 0.3), URCU_BENCH_MISSES=0 to skip the valgrind runs.
+(default 0.3), URCU_BENCH_MISSES=0 to skip the valgrind runs,
+URCU_BENCH_CALL_RCU=percpu for a pinned call_rcu worker per CPU instead
+of the process-wide one (trie_bench reads it; the report says so).
 """
 import argparse
 import json
@@ -185,6 +187,7 @@ def main():
     args = ap.parse_args()
     rounds = int(os.environ.get('URCU_BENCH_ROUNDS', '5'))
     seconds = float(os.environ.get('URCU_BENCH_SECONDS', '0.3'))
+    call_rcu = os.environ.get('URCU_BENCH_CALL_RCU', 'default')
     benches = {'memb': args.bench}
     if args.qsbr:
         benches['qsbr'] = args.qsbr
@@ -199,6 +202,7 @@ def main():
         rounds, seconds, raw, mem = (old['rounds'], old['seconds'],
                                      old['runs'], old['mem'])
         uptime = old.get('uptime', 'not recorded')
+        call_rcu = old.get('call_rcu', 'default')
         for kn, m in old['misses'].items():
             k, n = kn.split(':')
             miss[(k, int(n))] = {tuple(fsq.split(':')): v
@@ -233,6 +237,9 @@ def main():
              'the rounds; ratios: median of the per-round ratios (range). '
              'Flavor: the RCU flavor of the trie and cds_lfht (the rbtree '
              'and critnib run in the same process, next to them).')
+    if call_rcu != 'default':
+        args.note.append('call_rcu workers: %s (URCU_BENCH_CALL_RCU), '
+                         'not the process-wide worker.' % call_rcu)
     for note in args.note:
         L.append('')
         L.append('Note: ' + note)
@@ -384,7 +391,7 @@ def main():
             f.write(text)
         with open(os.path.splitext(args.out)[0] + '.json', 'w') as f:
             json.dump({'rounds': rounds, 'seconds': seconds, 'runs': raw,
-                       'mem': mem, 'uptime': uptime,
+                       'mem': mem, 'uptime': uptime, 'call_rcu': call_rcu,
                        'misses': {'%s:%d' % kn: {'%s:%s:%s' % fsq: v
                                                  for fsq, v in m.items()}
                                   for kn, m in miss.items()}}, f, indent=1)

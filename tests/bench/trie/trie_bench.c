@@ -51,7 +51,17 @@
  *	(UPDATE_PCT percent of them updates, default 0), for valgrind
  *	--tool=callgrind --cache-sim=yes --toggle-collect=bench_queries
  *	(tests/bench/trie/run_trie.py); also prints the CPU time per
- *	operation ("RESULT ns_per_query"), a quick single-thread figure.
+ *	operation of the thread running them ("RESULT ns_per_query"), a
+ *	quick single-thread figure, and, counted until an rcu_barrier()
+ *	after them has run the last call_rcu() callback, the elapsed time
+ *	("RESULT wall_ns_per_query") and the CPU time of the whole process,
+ *	call_rcu workers included ("RESULT process_cpu_ns_per_query").
+ *
+ * Environment: URCU_BENCH_CALL_RCU=percpu gives every CPU a pinned
+ * call_rcu worker (create_all_cpu_call_rcu_data()) before anything runs,
+ * so that an item is freed on the CPU of the thread that queued it
+ * (docs/call-rcu.md, "Where callbacks run"); unset or "default": the
+ * process-wide worker, as a program that does not choose gets.
  */
 #define _LGPL_SOURCE
 #include <pthread.h>
@@ -760,6 +770,22 @@ unsigned long bench_queries(enum structure s, enum query q, size_t count,
 	return sink;
 }
 
+/* The call_rcu workers URCU_BENCH_CALL_RCU asks for (see the top). */
+static void setup_call_rcu_workers(void)
+{
+	const char *v = getenv("URCU_BENCH_CALL_RCU");
+
+	if (!v || !strcmp(v, "default"))
+		return;
+	if (strcmp(v, "percpu")) {
+		fprintf(stderr, "bench: URCU_BENCH_CALL_RCU must be "
+			"\"default\" or \"percpu\", not '%s'\n", v);
+		exit(2);
+	}
+	if (create_all_cpu_call_rcu_data(0))
+		cmp_die("create_all_cpu_call_rcu_data", errno);
+}
+
 static int lookup_name(const char *const *names, int n, const char *name)
 {
 	int i;
@@ -787,6 +813,7 @@ int main(int argc, char **argv)
 	bench_keys_make(&keys, argv[k], (size_t) cmp_arg(argc, argv, k + 1, 1000),
 			0x5eed);
 	rcu_register_thread();
+	setup_call_rcu_workers();
 	if (!strcmp(mode, "run")) {
 		do_run((int) cmp_arg(argc, argv, 4, 3), cmp_arg_f(argc, argv, 5, 0.3));
 	} else if (!strcmp(mode, "mem")) {
@@ -798,15 +825,24 @@ int main(int argc, char **argv)
 
 		size_t count = (size_t) cmp_arg(argc, argv, 6, 100000);
 		unsigned int pct = (unsigned int) cmp_arg(argc, argv, 7, 0);
-		double t0, cpu;
+		double t0, cpu, w0, wall, p0, pcpu;
 		unsigned long sink;
 
 		build(s, NULL, NULL);
+		rcu_barrier();	/* nothing of the build left to reclaim */
+		w0 = cmp_now();
+		p0 = cmp_process_cpu();
 		t0 = cmp_thread_cpu();
 		sink = bench_queries(s, q, count, pct);
 		cpu = cmp_thread_cpu() - t0;
+		rcu_barrier();	/* the updates' reclamation, done */
+		wall = cmp_now() - w0;
+		pcpu = cmp_process_cpu() - p0;
 		cmp_result("queries", (double) count);
 		cmp_result("ns_per_query", cpu * 1e9 / (double) count);
+		cmp_result("wall_ns_per_query", wall * 1e9 / (double) count);
+		cmp_result("process_cpu_ns_per_query",
+			   pcpu * 1e9 / (double) count);
 		printf("sink %lu\n", sink);
 	} else {
 		fprintf(stderr, "bench: unknown mode '%s'\n", mode);
